@@ -1,0 +1,83 @@
+"""The Wiezen rules engine: rule sets, score-sheet lines, settlement.
+
+Pure Python, no Django, fully typed. Everything game-specific in the project
+goes through here.
+
+Score-sheet lines
+=================
+One JSON object per deal, in the order the deals were played::
+
+    {"deal": 1, "dealer": 0, "contract": "vraag", "declarers": [1, 3], "tricks": 9}
+    {"deal": 2, "dealer": 1, "contract": "alleen", "declarers": [2], "tricks": 4}
+    {"deal": 3, "dealer": 2, "contract": "abondance", "level": 10, "trump": "S", "declarers": [0], "tricks": 10}
+    {"deal": 4, "dealer": 3, "contract": "miserie", "declarers": [0, 2], "tricks": [0, 1]}
+    {"deal": 5, "dealer": 0, "contract": "pass"}
+    {"deal": 6, "dealer": 1, "contract": "troel", "declarers": [3, 0], "tricks": 8}
+    {"deal": 7, "dealer": 2, "contract": "penalty", "offender": 1}
+
+- ``deal``: 1, 2, 3... the line's position on the sheet (an all-pass deal has
+  a number too; whether it counts toward the 16 or 24 deals is the rule set's
+  ``passes_count``).
+- ``dealer``: seat 0..3, or 0..4 at a table of five, where the dealer sits
+  the deal out and gets 0. The first line's dealer is free; after that the
+  rule set's rotation (and same-dealer redeal after an all-pass) decides.
+- ``contract``: a contract id (``games.contracts.CONTRACTS``) enabled in the
+  rule set, or ``pass`` (all four passed) or ``penalty``.
+- ``declarers``: the contract side, asker first, then the partner.
+- ``tricks``: the side's total; for miserie-type contracts (miserie,
+  kleine_miserie, open_miserie, piccolo) one count per declarer (a plain
+  number is accepted for a single declarer).
+- ``level``: abondance only, 9..12. ``trump``: ``C``, ``D``, ``H`` or ``S``;
+  required where the declarer chooses it, forbidden on no-trump contracts,
+  optional (for the record) where it is the turned card or the fourth ace.
+- ``offender``: penalty only; the offender pays the rule set's ``penalty``
+  to each other player at the table. A penalty is not multiplied and leaves
+  any doubling pending from an all-pass round for the next played deal.
+- Optional: ``points`` (entered by hand: checked against the settlement),
+  ``note`` (free text).
+
+Usage::
+
+    from games import Sheet, find
+    sheet = Sheet(find("flemish"), players=4, deals=16)
+    sheet.add({"deal": 1, "dealer": 0, "contract": "vraag", "declarers": [1, 3], "tricks": 9})
+    # Settled(deal=1, contract='vraag', points=(-3, 3, -3, 3), multiplier=1, made=(True,))
+
+Bad input raises ``games.errors.InvalidLine`` (every problem of the line,
+each with a stable code, field and message) and changes nothing.
+"""
+
+from games.cards import Suit
+from games.contracts import CONTRACTS, Contract, Side, TrumpRule, find_contract
+from games.errors import FieldError, GameError, InvalidLine, InvalidSheet, RuleSetError, SessionError, UnknownRuleSet
+from games.registry import find, listing, names, register
+from games.rulesets import RuleSet, Tariff, apply_overrides
+from games.settlement import Play, Settled, settle
+from games.sheet import Sheet
+
+__all__ = [
+    "CONTRACTS",
+    "Contract",
+    "FieldError",
+    "GameError",
+    "InvalidLine",
+    "InvalidSheet",
+    "Play",
+    "RuleSet",
+    "RuleSetError",
+    "SessionError",
+    "Settled",
+    "Sheet",
+    "Side",
+    "Suit",
+    "Tariff",
+    "TrumpRule",
+    "UnknownRuleSet",
+    "apply_overrides",
+    "find",
+    "find_contract",
+    "listing",
+    "names",
+    "register",
+    "settle",
+]

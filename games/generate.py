@@ -1,0 +1,93 @@
+"""Plausible random score-sheet lines, for demos, benchmarks and property tests.
+
+Seeded: the same ``random.Random`` seed gives the same session every time.
+Every line produced is valid under the rule set in the context of the ones
+before it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.contracts import CONTRACTS, Side, TrumpRule
+from games.rulesets import AfterPass, Rotation, RuleSet
+
+# How often each contract is bid at a real table, roughly: vraag dominates.
+_WEIGHTS: dict[str, int] = {
+    "vraag": 40,
+    "alleen": 12,
+    "piccolo": 3,
+    "abondance": 8,
+    "abondance_troef": 3,
+    "miserie": 8,
+    "kleine_miserie": 2,
+    "troel": 4,
+    "open_miserie": 2,
+    "solo": 1,
+    "solo_slim": 1,
+    "abondance_declaree": 1,
+}
+_SUITS = "CDHS"
+
+
+def random_line(
+    rules: RuleSet, rng: random.Random, deal: int, dealer: int, players: int = 4, *, pass_rate: float = 0.06
+) -> dict[str, Any]:
+    """One valid line for deal ``deal`` dealt by ``dealer``."""
+    roll = rng.random()
+    if roll < pass_rate:
+        return {"deal": deal, "dealer": dealer, "contract": "pass"}
+    if roll < pass_rate + 0.005:
+        active = [s for s in range(players) if not (players == 5 and s == dealer)]
+        return {"deal": deal, "dealer": dealer, "contract": "penalty", "offender": rng.choice(active)}
+    ladder = rules.ladder
+    cid = rng.choices(ladder, weights=[_WEIGHTS.get(c, 1) for c in ladder])[0]
+    contract = CONTRACTS[cid]
+    active = [s for s in range(players) if not (players == 5 and s == dealer)]
+    line: dict[str, Any] = {"deal": deal, "dealer": dealer, "contract": cid}
+    if contract.side is Side.PAIR:
+        line["declarers"] = rng.sample(active, 2)
+        line["tricks"] = _tricks_around(rng, 8, contract.max_tricks)
+    elif contract.side is Side.SOLO:
+        line["declarers"] = [rng.choice(active)]
+        target = contract.target
+        if contract.levels:
+            levels = [lvl for lvl, _ in rules.compiled[cid].tariff.levels]
+            line["level"] = target = rng.choice(levels)
+        assert target is not None
+        line["tricks"] = _tricks_around(rng, target, contract.max_tricks)
+    else:  # each alone
+        n = 2 if rules.multiple_miserie and rng.random() < 0.08 else 1
+        line["declarers"] = rng.sample(active, n)
+        target = contract.target or 0
+        line["tricks"] = [target if rng.random() < 0.6 else target + rng.randint(1, 2) for _ in range(n)]
+    rule = rules.trump_rule(cid)
+    if rule is TrumpRule.CHOSEN:
+        line["trump"] = rng.choice(_SUITS)
+    return line
+
+
+def _tricks_around(rng: random.Random, target: int, max_tricks: int) -> int:
+    if rng.random() < 0.65:
+        return min(max_tricks, target + min(rng.randint(0, 3), rng.randint(0, 5)))
+    return max(0, target - rng.randint(1, 3))
+
+
+def random_session(
+    rules: RuleSet, rng: random.Random, players: int = 4, deals: int = 16, *, pass_rate: float = 0.06
+) -> list[dict[str, Any]]:
+    """A whole valid session: rotation, same-dealer redeals and session length as the rule set says."""
+    lines: list[dict[str, Any]] = []
+    dealer = rng.randrange(players)
+    step = 1 if rules.rotation is Rotation.CLOCKWISE else -1
+    counted = 0
+    while counted < deals:
+        line = random_line(rules, rng, len(lines) + 1, dealer, players, pass_rate=pass_rate)
+        lines.append(line)
+        passed = line["contract"] == "pass"
+        if not (passed and not rules.passes_count):
+            counted += 1
+        if not (passed and rules.after_pass is AfterPass.SAME_DEALER):
+            dealer = (dealer + step) % players
+    return lines

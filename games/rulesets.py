@@ -1,0 +1,414 @@
+"""Rule sets: a game's contracts, tariffs and options as plain data.
+
+A rule set is immutable. Clubs change one by overriding a preset with a plain
+JSON object (see ``apply_overrides``); every rule set serialises to JSON and
+back (``to_json``/``from_json``). Nothing here is a constant of the game: every
+number is a preset's default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from enum import Enum, StrEnum
+from functools import cached_property
+from typing import Any
+
+from games.contracts import CONTRACTS, LADDER_ORDER, Contract, Side, TrumpRule
+from games.errors import RuleSetError
+
+
+class Game(StrEnum):
+    WIEZEN = "wiezen"
+    SOLO_WHIST = "solo_whist"
+    ZWICKEN = "zwicken"  # part 2 of the engine brings its presets
+
+
+class Settlement(StrEnum):
+    PER_PLAYER = "per_player"  # each winner gets X, each loser pays X; 1 v 3 settles with each of three
+    PER_PAIR = "per_pair"  # every loser pays every winner X
+
+
+class Doubling(StrEnum):
+    NONE = "none"  # an all-pass round changes nothing
+    NEXT_DEAL = "next_deal"  # the deal after an all-pass round counts double
+    PER_PASS = "per_pass"  # x2 for each consecutive all-pass round
+
+
+class AfterPass(StrEnum):
+    NEXT_DEALER = "next_dealer"
+    SAME_DEALER = "same_dealer"  # 000: the same dealer redeals
+
+
+class Rotation(StrEnum):
+    CLOCKWISE = "clockwise"
+    COUNTER_CLOCKWISE = "counter_clockwise"
+
+
+class UnacceptedVraag(StrEnum):
+    ALONE = "alone"  # 002: the asker may go alone for 5 (or pass)
+    VOID = "void"  # 003: an unaccepted proposal is a passed deal
+
+
+class TieBreak(StrEnum):
+    NONE = "none"
+    EXTRA_DEAL = "extra_deal"  # 000: a session tie is broken by one extra deal
+
+
+@dataclass(frozen=True, slots=True)
+class Tariff:
+    """What a contract pays per opponent (or per winner-loser pair).
+
+    Made: ``base + over * overtricks``. Failed by ``u`` tricks:
+    ``fail_base + fail_per * (u - 1)``. ``fail_base`` of ``None`` means the
+    same as ``base``. Abondance pays ``levels[level]`` instead of ``base`` and
+    ``fail_base`` (made or failed).
+    """
+
+    base: int = 0
+    over: int = 0
+    fail_base: int | None = None
+    fail_per: int = 0
+    levels: tuple[tuple[int, int], ...] = ()
+
+    def made(self, target: int, tricks: int, level: int | None = None) -> int:
+        start = self.level_amount(level) if level is not None else self.base
+        return start + self.over * (tricks - target)
+
+    def failed(self, undertricks: int, level: int | None = None) -> int:
+        if level is not None:
+            start = self.level_amount(level)
+        else:
+            start = self.base if self.fail_base is None else self.fail_base
+        return start + self.fail_per * (undertricks - 1)
+
+    def level_amount(self, level: int) -> int:
+        for lvl, amount in self.levels:
+            if lvl == level:
+                return amount
+        raise RuleSetError(f"tariff has no amount for level {level}: levels are {dict(self.levels)}")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "base": self.base,
+            "over": self.over,
+            "fail_base": self.fail_base,
+            "fail_per": self.fail_per,
+        }
+        if self.levels:
+            out["levels"] = {str(lvl): amount for lvl, amount in self.levels}
+        return out
+
+
+def fixed(amount: int) -> Tariff:
+    """A tariff that pays the same made or failed, with no over- or undertricks."""
+    return Tariff(base=amount)
+
+
+def by_level(amounts: Mapping[int, int]) -> Tariff:
+    return Tariff(levels=tuple(sorted(amounts.items())))
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledContract:
+    """What settling one contract under one rule set needs, looked up once."""
+
+    contract: Contract
+    trump: TrumpRule
+    tariff: Tariff
+    doubles_on_all_tricks: bool
+    factor: int  # a fixed multiplier of the contract itself (troel x2)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A named, complete set of rules for one game.
+
+    ``ladder`` lists the enabled contracts from low to high (the bidding
+    order); ``trump`` overrides a contract's trump rule (kleurenwiezen makes
+    every turned trump a chosen one).
+    """
+
+    name: str
+    game: Game
+    ladder: tuple[str, ...]
+    tariffs: Mapping[str, Tariff]
+    settlement: Settlement
+    description: str = ""
+    trump: Mapping[str, TrumpRule] = field(default_factory=dict)
+    doubling: Doubling = Doubling.NONE
+    troel_doubles: bool = False
+    all_tricks_double: tuple[str, ...] = ()
+    multiplier_cap: int | None = None
+    after_pass: AfterPass = AfterPass.NEXT_DEALER
+    passes_count: bool = True
+    rotation: Rotation = Rotation.CLOCKWISE
+    penalty: int = 5
+    multiple_miserie: bool = True
+    unaccepted_vraag: UnacceptedVraag = UnacceptedVraag.ALONE
+    early_end: bool = False
+    four_aces_troel: bool = True
+    dealing: tuple[int, ...] = (4, 4, 5)
+    tie_break: TieBreak = TieBreak.NONE
+
+    def __post_init__(self) -> None:
+        problems = _problems_of(self)
+        if problems:
+            raise RuleSetError(f"rule set {self.name!r} is invalid: " + "; ".join(problems))
+
+    @cached_property
+    def compiled(self) -> Mapping[str, CompiledContract]:
+        out: dict[str, CompiledContract] = {}
+        for cid in self.ladder:
+            contract = CONTRACTS[cid]
+            out[cid] = CompiledContract(
+                contract=contract,
+                trump=self.trump.get(cid, contract.trump),
+                tariff=self.tariffs[cid],
+                doubles_on_all_tricks=cid in self.all_tricks_double,
+                factor=2 if (cid == "troel" and self.troel_doubles) else 1,
+            )
+        return out
+
+    def enables(self, contract_id: str) -> bool:
+        return contract_id in self.compiled or contract_id in ("pass", "penalty")
+
+    def trump_rule(self, contract_id: str) -> TrumpRule:
+        return self.compiled[contract_id].trump
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "tariffs":
+                value = {cid: t.to_json() for cid, t in value.items()}
+            elif f.name == "trump":
+                value = {cid: rule.value for cid, rule in value.items()}
+            elif isinstance(value, Enum):
+                value = value.value
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, obj: object) -> RuleSet:
+        """Build a rule set from ``to_json`` output, or from overrides of a ``"preset"``."""
+        if not isinstance(obj, Mapping):
+            raise RuleSetError(f"a rule set must be a JSON object, got {type(obj).__name__}")
+        if "preset" in obj:
+            from games.registry import find
+
+            preset = obj["preset"]
+            if not isinstance(preset, str):
+                raise RuleSetError(f"preset: expected a rule set name, got {preset!r}")
+            rest = {k: v for k, v in obj.items() if k != "preset"}
+            return apply_overrides(find(preset), rest)
+        missing = [f.name for f in fields(cls) if f.name not in obj and f.name not in _OPTIONAL_FIELDS]
+        if missing:
+            raise RuleSetError(f'rule set is missing {", ".join(missing)}: give every field, or a "preset" to override')
+        return _build(cls(**_REFERENCE_FIELDS), obj)
+
+    def with_(self, **changes: Any) -> RuleSet:
+        return replace(self, **changes)
+
+
+_OPTIONAL_FIELDS = frozenset({"description", "trump", "all_tricks_double", "multiplier_cap"})
+_ENUM_FIELDS: dict[str, type[Enum]] = {
+    "game": Game,
+    "settlement": Settlement,
+    "doubling": Doubling,
+    "after_pass": AfterPass,
+    "rotation": Rotation,
+    "unaccepted_vraag": UnacceptedVraag,
+    "tie_break": TieBreak,
+}
+_BOOL_FIELDS = frozenset({"troel_doubles", "passes_count", "multiple_miserie", "early_end", "four_aces_troel"})
+_TARIFF_KEYS = ("base", "over", "fail_base", "fail_per", "levels")
+# A neutral starting point for from_json of a complete object; every field is then overwritten.
+_REFERENCE_FIELDS: dict[str, Any] = {
+    "name": "reference",
+    "game": Game.WIEZEN,
+    "ladder": ("alleen",),
+    "tariffs": {"alleen": Tariff(base=1)},
+    "settlement": Settlement.PER_PLAYER,
+}
+
+
+def apply_overrides(base: RuleSet, overrides: object) -> RuleSet:
+    """Return ``base`` changed by a plain JSON object of overrides.
+
+    Keys are the rule set's field names plus ``variants`` (a list of variant
+    names applied first). ``tariffs`` merge per contract and per key, so
+    ``{"tariffs": {"miserie": {"base": 8}}}`` changes one amount only. Every
+    problem is reported at once.
+    """
+    if not isinstance(overrides, Mapping):
+        raise RuleSetError(f"overrides must be a JSON object, got {type(overrides).__name__}")
+    rules = base
+    if "variants" in overrides:
+        from games.presets import apply_variant
+
+        variants = overrides["variants"]
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            raise RuleSetError(f"variants: expected a list of variant names, got {variants!r}")
+        for variant in variants:
+            rules = apply_variant(rules, variant)
+    rest = {k: v for k, v in overrides.items() if k != "variants"}
+    if "name" not in rest and rest:
+        rest["name"] = f"{rules.name}*"
+    return _build(rules, rest)
+
+
+def _build(base: RuleSet, obj: Mapping[str, Any]) -> RuleSet:
+    known = {f.name for f in fields(RuleSet)}
+    problems: list[str] = []
+    changes: dict[str, Any] = {}
+    for key, value in obj.items():
+        if key not in known:
+            problems.append(f"unknown key {key!r} (known: {', '.join(sorted(known))})")
+            continue
+        try:
+            changes[key] = _convert(key, value, base)
+        except RuleSetError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise RuleSetError("invalid rule set overrides: " + "; ".join(problems))
+    return replace(base, **changes)
+
+
+def _convert(key: str, value: Any, base: RuleSet) -> Any:
+    if key in ("name", "description"):
+        return _expect(key, value, str)
+    if key in _ENUM_FIELDS:
+        enum = _ENUM_FIELDS[key]
+        try:
+            return enum(value)
+        except ValueError:
+            choices = ", ".join(repr(m.value) for m in enum)
+            raise RuleSetError(f"{key}: {value!r} is not one of {choices}") from None
+    if key in _BOOL_FIELDS:
+        return _expect(key, value, bool)
+    if key == "penalty":
+        return _amount(key, value)
+    if key == "multiplier_cap":
+        if value is None:
+            return None
+        cap = _expect(key, value, int)
+        if cap < 1:
+            raise RuleSetError(f"multiplier_cap: must be at least 1 or null, got {cap}")
+        return cap
+    if key in ("ladder", "all_tricks_double"):
+        items = _expect(key, value, list)
+        for item in items:
+            _contract_id(key, item)
+        return tuple(items)
+    if key == "dealing":
+        packets = _expect(key, value, list)
+        for p in packets:
+            if _expect(key, p, int) < 1:
+                raise RuleSetError(f"dealing: packet sizes must be positive, got {p}")
+        return tuple(packets)
+    if key == "trump":
+        mapping = _expect(key, value, dict)
+        out: dict[str, TrumpRule] = {}
+        for cid, rule in mapping.items():
+            _contract_id(key, cid)
+            try:
+                out[cid] = TrumpRule(rule)
+            except ValueError:
+                choices = ", ".join(repr(r.value) for r in TrumpRule)
+                raise RuleSetError(f"trump.{cid}: {rule!r} is not one of {choices}") from None
+        return {**base.trump, **out}
+    if key == "tariffs":
+        mapping = _expect(key, value, dict)
+        tariffs = dict(base.tariffs)
+        for cid, tariff in mapping.items():
+            _contract_id(key, cid)
+            tariffs[cid] = _tariff(f"tariffs.{cid}", tariff, tariffs.get(cid, Tariff()))
+        return tariffs
+    raise RuleSetError(f"{key}: cannot be overridden")  # pragma: no cover - every field is handled above
+
+
+def _tariff(where: str, value: Any, base: Tariff) -> Tariff:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return fixed(_amount(where, value))
+    obj = _expect(where, value, dict)
+    unknown = [k for k in obj if k not in _TARIFF_KEYS]
+    if unknown:
+        raise RuleSetError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(_TARIFF_KEYS)})")
+    changes: dict[str, Any] = {}
+    for k in ("base", "over", "fail_per"):
+        if k in obj:
+            changes[k] = _amount(f"{where}.{k}", obj[k])
+    if "fail_base" in obj:
+        changes["fail_base"] = None if obj["fail_base"] is None else _amount(f"{where}.fail_base", obj["fail_base"])
+    if "levels" in obj:
+        levels = _expect(f"{where}.levels", obj["levels"], dict)
+        pairs: dict[int, int] = dict(base.levels)
+        for lvl_text, amount in levels.items():
+            try:
+                lvl = int(lvl_text)
+            except (TypeError, ValueError):
+                raise RuleSetError(f"{where}.levels: level {lvl_text!r} is not a number") from None
+            if lvl not in (9, 10, 11, 12):
+                raise RuleSetError(f"{where}.levels: level {lvl} is outside 9..12")
+            if amount is None:
+                pairs.pop(lvl, None)
+            else:
+                pairs[lvl] = _amount(f"{where}.levels.{lvl}", amount)
+        changes["levels"] = tuple(sorted(pairs.items()))
+    return replace(base, **changes)
+
+
+def _expect(where: str, value: Any, kind: type) -> Any:
+    ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+    if not ok:
+        raise RuleSetError(f"{where}: expected {_TYPE_NAMES.get(kind, kind.__name__)}, got {value!r}")
+    return value
+
+
+_TYPE_NAMES = {int: "an integer", bool: "true or false", str: "a string", list: "a list", dict: "an object"}
+
+
+def _amount(where: str, value: Any) -> int:
+    amount: int = _expect(where, value, int)
+    if amount < 0:
+        raise RuleSetError(f"{where}: amounts cannot be negative, got {amount}")
+    return amount
+
+
+def _contract_id(where: str, cid: Any) -> str:
+    if not isinstance(cid, str) or cid not in CONTRACTS or not CONTRACTS[cid].is_played:
+        raise RuleSetError(f"{where}: unknown contract {cid!r} (known: {', '.join(LADDER_ORDER)})")
+    return cid
+
+
+def _problems_of(rules: RuleSet) -> list[str]:
+    """Consistency checks that hold whatever way a rule set was built."""
+    problems: list[str] = []
+    if not rules.ladder:
+        problems.append("ladder: a rule set needs at least one contract")
+    if len(set(rules.ladder)) != len(rules.ladder):
+        problems.append(f"ladder: a contract appears twice in {list(rules.ladder)}")
+    for cid in rules.ladder:
+        if cid not in CONTRACTS or not CONTRACTS[cid].is_played:
+            problems.append(f"ladder: unknown contract {cid!r}")
+            continue
+        tariff = rules.tariffs.get(cid)
+        if tariff is None:
+            problems.append(f"tariffs: no tariff for enabled contract {cid!r}")
+        elif CONTRACTS[cid].levels and not tariff.levels:
+            problems.append(f"tariffs.{cid}: needs an amount per level (levels)")
+        if CONTRACTS[cid].side is Side.PAIR and rules.trump.get(cid) is TrumpRule.NONE and cid == "troel":
+            problems.append("trump.troel: troel is always played in the suit of the fourth ace")
+    for cid in rules.all_tricks_double:
+        if cid in CONTRACTS and CONTRACTS[cid].side is Side.EACH_ALONE:
+            problems.append(f"all_tricks_double: {cid!r} is a no-trick contract")
+    if rules.multiplier_cap is not None and rules.multiplier_cap < 1:
+        problems.append(f"multiplier_cap: must be at least 1, got {rules.multiplier_cap}")
+    if rules.penalty < 0:
+        problems.append(f"penalty: amounts cannot be negative, got {rules.penalty}")
+    if sum(rules.dealing) * 4 != 52 and rules.game is not Game.ZWICKEN:
+        problems.append(f"dealing: packets {list(rules.dealing)} do not deal 13 cards each")
+    return problems

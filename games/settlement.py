@@ -1,0 +1,108 @@
+"""Settle a validated score-sheet line: one integer per seat, summing to zero.
+
+RULES.md §3: ``per_player`` pays each winner X and charges each loser X, except
+that a lone player settles with each of three; ``per_pair`` makes every loser
+pay every winner X. Miserie-type declarers each settle alone and the results
+add up. The seat that sits out at a table of five always gets 0.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from games.contracts import Side
+from games.rulesets import CompiledContract, RuleSet, Settlement
+
+
+class Play(NamedTuple):
+    """A validated line, in the engine's own terms (see ``games.lines``)."""
+
+    deal: int
+    dealer: int
+    contract: str
+    declarers: tuple[int, ...] = ()
+    tricks: tuple[int, ...] = ()  # one count for the side, or one per declarer (each-alone contracts)
+    level: int | None = None
+    trump: str | None = None
+    offender: int | None = None
+
+
+class Settled(NamedTuple):
+    """A settled deal: points by seat, the multiplier applied, and who made it."""
+
+    deal: int
+    contract: str
+    points: tuple[int, ...]
+    multiplier: int
+    made: tuple[bool, ...]  # one per side (pair/solo) or per declarer (each-alone); () for pass/penalty
+
+
+def contract_amount(compiled: CompiledContract, tricks: int, level: int | None) -> tuple[bool, int]:
+    """Whether a declarer side with ``tricks`` made the contract, and the amount per opponent."""
+    contract = compiled.contract
+    target = level if level is not None else contract.target
+    assert target is not None
+    made = tricks == target if contract.exact else tricks >= target
+    if made:
+        return True, compiled.tariff.made(target, tricks, level)
+    return False, compiled.tariff.failed(abs(target - tricks), level)
+
+
+def multiplier_for(rules: RuleSet, compiled: CompiledContract, pending: int, all_tricks: bool) -> int:
+    """The deal's multiplier: pending all-pass doubling x contract factor x onder tafel, capped."""
+    m = pending * compiled.factor
+    if all_tricks and compiled.doubles_on_all_tricks:
+        m *= 2
+    cap = rules.multiplier_cap
+    return m if cap is None or m <= cap else cap
+
+
+def settle(rules: RuleSet, play: Play, players: int, pending: int = 1) -> Settled:
+    """Settle ``play`` (already validated) at a table of ``players`` with a pending all-pass multiplier."""
+    points = [0] * players
+    sitting_out = play.dealer if players == 5 else -1
+    active = [s for s in range(players) if s != sitting_out]
+    if play.contract == "pass":
+        return Settled(play.deal, play.contract, tuple(points), 1, ())
+    if play.contract == "penalty":
+        offender = play.offender
+        assert offender is not None
+        for seat in active:
+            if seat != offender:
+                points[seat] += rules.penalty
+                points[offender] -= rules.penalty
+        return Settled(play.deal, play.contract, tuple(points), 1, ())
+
+    compiled = rules.compiled[play.contract]
+    side = compiled.contract.side
+    if side is Side.EACH_ALONE:
+        multiplier = multiplier_for(rules, compiled, pending, False)
+        made_each: list[bool] = []
+        for declarer, tricks in zip(play.declarers, play.tricks, strict=True):
+            made, amount = contract_amount(compiled, tricks, play.level)
+            made_each.append(made)
+            x = amount * multiplier if made else -amount * multiplier
+            for seat in active:
+                if seat != declarer:
+                    points[seat] -= x
+                    points[declarer] += x
+        return Settled(play.deal, play.contract, tuple(points), multiplier, tuple(made_each))
+
+    tricks = play.tricks[0]
+    made, amount = contract_amount(compiled, tricks, play.level)
+    multiplier = multiplier_for(rules, compiled, pending, tricks == compiled.contract.max_tricks)
+    x = amount * multiplier
+    declarers = play.declarers
+    defenders = [s for s in active if s not in declarers]
+    winners, losers = (declarers, defenders) if made else (defenders, declarers)
+    if side is Side.PAIR and rules.settlement is Settlement.PER_PLAYER:
+        for seat in winners:
+            points[seat] = x
+        for seat in losers:
+            points[seat] = -x
+    else:
+        for seat in winners:
+            points[seat] = x * len(losers)
+        for seat in losers:
+            points[seat] = -x * len(winners)
+    return Settled(play.deal, play.contract, tuple(points), multiplier, (made,))
