@@ -70,7 +70,7 @@ def check_line(
     ``expected_dealer`` is ``None`` for a session's first line (anyone may deal
     first); ``deals_left`` is ``None`` for an open-ended session.
     """
-    if not isinstance(line, Mapping):
+    if type(line) is not dict and not isinstance(line, Mapping):
         raise InvalidLine([FieldError("not_an_object", "", f"a line must be a JSON object, got {line!r}")])
     errors = _Errors()
     if not KNOWN_FIELDS.issuperset(line):

@@ -400,11 +400,14 @@ def _problems_of(rules: RuleSet) -> list[str]:
             problems.append(f"tariffs: no tariff for enabled contract {cid!r}")
         elif CONTRACTS[cid].levels and not tariff.levels:
             problems.append(f"tariffs.{cid}: needs an amount per level (levels)")
-        if CONTRACTS[cid].side is Side.PAIR and rules.trump.get(cid) is TrumpRule.NONE and cid == "troel":
-            problems.append("trump.troel: troel is always played in the suit of the fourth ace")
+    if rules.trump.get("troel", TrumpRule.FOURTH_ACE) is not TrumpRule.FOURTH_ACE:
+        problems.append("trump.troel: troel is always played in the suit of the fourth ace")
     for cid in rules.all_tricks_double:
-        if cid in CONTRACTS and CONTRACTS[cid].side is Side.EACH_ALONE:
-            problems.append(f"all_tricks_double: {cid!r} is a no-trick contract")
+        contract = CONTRACTS.get(cid)
+        if contract is not None and (contract.side is Side.EACH_ALONE or contract.target == contract.max_tricks):
+            problems.append(
+                f"all_tricks_double: {cid!r} cannot double for taking every trick (it asks for that or none)"
+            )
     if rules.multiplier_cap is not None and rules.multiplier_cap < 1:
         problems.append(f"multiplier_cap: must be at least 1, got {rules.multiplier_cap}")
     if rules.penalty < 0:

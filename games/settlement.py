@@ -37,6 +37,14 @@ class Settled(NamedTuple):
     made: tuple[bool, ...]  # one per side (pair/solo) or per declarer (each-alone); () for pass/penalty
 
 
+# The seats that play a deal, by (players, dealer): at a table of five the dealer sits out.
+_ACTIVE_SEATS: dict[tuple[int, int], tuple[int, ...]] = {
+    (players, dealer): tuple(s for s in range(players) if players == 4 or s != dealer)
+    for players in (4, 5)
+    for dealer in range(players)
+}
+
+
 def contract_amount(compiled: CompiledContract, tricks: int, level: int | None) -> tuple[bool, int]:
     """Whether a declarer side with ``tricks`` made the contract, and the amount per opponent."""
     contract = compiled.contract
@@ -60,8 +68,7 @@ def multiplier_for(rules: RuleSet, compiled: CompiledContract, pending: int, all
 def settle(rules: RuleSet, play: Play, players: int, pending: int = 1) -> Settled:
     """Settle ``play`` (already validated) at a table of ``players`` with a pending all-pass multiplier."""
     points = [0] * players
-    sitting_out = play.dealer if players == 5 else -1
-    active = [s for s in range(players) if s != sitting_out]
+    active = _ACTIVE_SEATS[players, play.dealer]
     if play.contract == "pass":
         return Settled(play.deal, play.contract, tuple(points), 1, ())
     if play.contract == "penalty":

@@ -10,8 +10,7 @@ costs the same whatever its number.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from games.errors import FieldError, InvalidLine, InvalidSheet, SessionError
 from games.lines import check_line
@@ -21,9 +20,8 @@ from games.settlement import Play, Settled, settle
 SESSION_LENGTHS = (16, 24)
 
 
-@dataclass(frozen=True, slots=True)
-class SheetState:
-    """What the next line is validated against."""
+class SheetState(NamedTuple):
+    """What the next line is validated against (a tuple: cheap to make once per line)."""
 
     next_deal: int = 1
     expected_dealer: int | None = None
@@ -99,11 +97,10 @@ class Sheet:
         """Validate, settle and append the next line; raise ``InvalidLine`` and change nothing if it is bad."""
         play = self.check(line)
         settled = settle(self.rules, play, self.players, self.state.pending)
-        assert isinstance(line, Mapping)
-        entered = line.get("points")
+        entered = cast(Mapping[str, Any], line).get("points")  # check() proved it a mapping
         if entered is not None and tuple(entered) != settled.points:
             raise InvalidLine([_points_mismatch(entered, settled)])
-        self.lines.append(dict(line))
+        self.lines.append(dict(cast(Mapping[str, Any], line)))
         self.results.append(settled)
         totals = self.totals
         for seat, p in enumerate(settled.points):
