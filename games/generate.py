@@ -11,7 +11,8 @@ import random
 from typing import Any
 
 from games.contracts import CONTRACTS, Side, TrumpRule
-from games.rulesets import AfterPass, Rotation, RuleSet
+from games.rulesets import RuleSet
+from games.sheet import Sheet
 
 # How often each contract is bid at a real table, roughly: vraag dominates.
 _WEIGHTS: dict[str, int] = {
@@ -77,17 +78,10 @@ def _tricks_around(rng: random.Random, target: int, max_tricks: int) -> int:
 def random_session(
     rules: RuleSet, rng: random.Random, players: int = 4, deals: int = 16, *, pass_rate: float = 0.06
 ) -> list[dict[str, Any]]:
-    """A whole valid session: rotation, same-dealer redeals and session length as the rule set says."""
-    lines: list[dict[str, Any]] = []
-    dealer = rng.randrange(players)
-    step = 1 if rules.rotation is Rotation.CLOCKWISE else -1
-    counted = 0
-    while counted < deals:
-        line = random_line(rules, rng, len(lines) + 1, dealer, players, pass_rate=pass_rate)
-        lines.append(line)
-        passed = line["contract"] == "pass"
-        if not (passed and not rules.passes_count):
-            counted += 1
-        if not (passed and rules.after_pass is AfterPass.SAME_DEALER):
-            dealer = (dealer + step) % players
-    return lines
+    """A whole valid session: the engine's own sheet keeps rotation, redeals, length and tie-break deals."""
+    sheet = Sheet(rules, players, deals)
+    first_dealer = rng.randrange(players)
+    while not sheet.complete:
+        dealer = sheet.expected_dealer if sheet.expected_dealer is not None else first_dealer
+        sheet.add(random_line(rules, rng, sheet.next_deal, dealer, players, pass_rate=pass_rate))
+    return sheet.lines

@@ -35,7 +35,7 @@ _FIELDS_BY_SIDE: dict[Side, frozenset[str]] = {
     Side.NONE: frozenset(),
     Side.PENALTY: frozenset({"offender"}),
     Side.PAIR: frozenset({"declarers", "tricks", "trump"}),
-    Side.SOLO: frozenset({"declarers", "tricks", "level", "trump"}),
+    Side.SOLO: frozenset({"declarers", "tricks", "trump"}),
     Side.EACH_ALONE: frozenset({"declarers", "tricks", "trump"}),
 }
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum, StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.contracts import CONTRACTS, LADDER_ORDER, Contract, Side, TrumpRule
 from games.errors import RuleSetError
@@ -207,7 +207,7 @@ class RuleSet:
         missing = [f.name for f in fields(cls) if f.name not in obj and f.name not in _OPTIONAL_FIELDS]
         if missing:
             raise RuleSetError(f'rule set is missing {", ".join(missing)}: give every field, or a "preset" to override')
-        return _build(cls(**_REFERENCE_FIELDS), obj)
+        return _build(cls(**_REFERENCE_FIELDS), obj, merge=False)
 
     def with_(self, **changes: Any) -> RuleSet:
         return replace(self, **changes)
@@ -224,6 +224,16 @@ _ENUM_FIELDS: dict[str, type[Enum]] = {
     "tie_break": TieBreak,
 }
 _BOOL_FIELDS = frozenset({"troel_doubles", "passes_count", "multiple_miserie", "early_end", "four_aces_troel"})
+
+
+class _Mappings(NamedTuple):
+    """What a complete rule set's tariffs and trump rules start from: nothing to merge with."""
+
+    tariffs: Mapping[str, Tariff]
+    trump: Mapping[str, TrumpRule]
+
+
+_EMPTY_MAPPINGS = _Mappings({}, {})
 _TARIFF_KEYS = ("base", "over", "fail_base", "fail_per", "levels")
 # A neutral starting point for from_json of a complete object; every field is then overwritten.
 _REFERENCE_FIELDS: dict[str, Any] = {
@@ -260,7 +270,8 @@ def apply_overrides(base: RuleSet, overrides: object) -> RuleSet:
     return _build(rules, rest)
 
 
-def _build(base: RuleSet, obj: Mapping[str, Any]) -> RuleSet:
+def _build(base: RuleSet, obj: Mapping[str, Any], *, merge: bool = True) -> RuleSet:
+    """``base`` changed by ``obj``; with ``merge``, tariffs and trump rules merge per contract instead of replacing."""
     known = {f.name for f in fields(RuleSet)}
     problems: list[str] = []
     changes: dict[str, Any] = {}
@@ -269,7 +280,7 @@ def _build(base: RuleSet, obj: Mapping[str, Any]) -> RuleSet:
             problems.append(f"unknown key {key!r} (known: {', '.join(sorted(known))})")
             continue
         try:
-            changes[key] = _convert(key, value, base)
+            changes[key] = _convert(key, value, base if merge else _EMPTY_MAPPINGS)
         except RuleSetError as exc:
             problems.append(str(exc))
     if problems:
@@ -277,7 +288,7 @@ def _build(base: RuleSet, obj: Mapping[str, Any]) -> RuleSet:
     return replace(base, **changes)
 
 
-def _convert(key: str, value: Any, base: RuleSet) -> Any:
+def _convert(key: str, value: Any, base: RuleSet | _Mappings) -> Any:
     if key in ("name", "description"):
         return _expect(key, value, str)
     if key in _ENUM_FIELDS:

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, cast
 
 from games.errors import FieldError, InvalidLine, InvalidSheet, SessionError
 from games.lines import check_line
-from games.rulesets import AfterPass, Doubling, Rotation, RuleSet
+from games.rulesets import AfterPass, Doubling, Rotation, RuleSet, TieBreak
 from games.settlement import Play, Settled, settle
 
 SESSION_LENGTHS = (16, 24)
@@ -67,7 +67,20 @@ class Sheet:
 
     @property
     def complete(self) -> bool:
-        return self.deals is not None and self.state.counted >= self.deals
+        return self.deals is not None and self.state.counted >= self.deals and not self.extra_deal_due
+
+    @property
+    def extra_deal_due(self) -> bool:
+        """Under ``tie_break: extra_deal`` a session that ends with the lead shared gets one more deal (000)."""
+        if self.deals is None or self.state.counted != self.deals or self.rules.tie_break is not TieBreak.EXTRA_DEAL:
+            return False
+        first, second = sorted(self.totals, reverse=True)[:2]
+        return first == second
+
+    def _deals_left(self) -> int | None:
+        if self.deals is None:
+            return None
+        return 1 if self.extra_deal_due else self.deals - self.state.counted
 
     @property
     def next_deal(self) -> int:
@@ -90,7 +103,7 @@ class Sheet:
             self.players,
             next_deal=state.next_deal,
             expected_dealer=state.expected_dealer,
-            deals_left=None if self.deals is None else self.deals - state.counted,
+            deals_left=self._deals_left(),
         )
 
     def add(self, line: object) -> Settled:
