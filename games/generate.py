@@ -15,7 +15,7 @@ from games.rulesets import RuleSet
 from games.sheet import Sheet
 
 # How often each contract is bid at a real table, roughly: vraag dominates.
-_WEIGHTS: dict[str, int] = {
+_WEIGHTS: dict[str, float] = {
     "vraag": 40,
     "alleen": 12,
     "piccolo": 3,
@@ -24,10 +24,10 @@ _WEIGHTS: dict[str, int] = {
     "miserie": 8,
     "kleine_miserie": 2,
     "troel": 4,
-    "open_miserie": 2,
-    "solo": 1,
-    "solo_slim": 1,
-    "abondance_declaree": 1,
+    "open_miserie": 1,
+    "solo": 0.3,
+    "solo_slim": 0.3,
+    "abondance_declaree": 0.5,
 }
 _SUITS = "CDHS"
 
@@ -70,6 +70,8 @@ def random_line(
 
 
 def _tricks_around(rng: random.Random, target: int, max_tricks: int) -> int:
+    if target == max_tricks:  # nobody bids all the tricks without them in hand: mostly made, else one short
+        return max_tricks if rng.random() < 0.8 else max_tricks - 1
     if rng.random() < 0.65:
         return min(max_tricks, target + min(rng.randint(0, 3), rng.randint(0, 5)))
     return max(0, target - rng.randint(1, 3))
