@@ -31,7 +31,13 @@ clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache .hypothesis
 
 demo: install
-	mkdir -p var
-	$(BIN)/python -c "import json, random; from games import find; from games.generate import random_session; \
-	print('\n'.join(json.dumps(l) for l in random_session(find('flemish'), random.Random(1), 4, 16)))" > var/demo-sheet.jsonl
-	$(BIN)/python -m games score --rules flemish var/demo-sheet.jsonl
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	@echo ""
+	@echo "Wiezen demo on http://127.0.0.1:8000/"
+	@echo "  standings:  http://127.0.0.1:8000/c/demo-tournament/"
+	@echo "  entry:      http://127.0.0.1:8000/c/demo-tournament/r1/t1/entry/"
+	@echo "  admin:      http://127.0.0.1:8000/admin/"
+	@echo "  demo login: organiser / wiezen-demo"
+	@echo ""
+	$(BIN)/python manage.py runserver 127.0.0.1:8000

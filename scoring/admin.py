@@ -1,0 +1,27 @@
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from scoring.models import Standing, StandingsState
+
+
+class ComputedAdmin(admin.ModelAdmin):
+    """Standings are computed, never hand-edited: read-only in the admin."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Standing)
+class StandingAdmin(ComputedAdmin):
+    list_display = ["competition", "rank", "player", "points", "deals_played", "computed_at"]
+    list_filter = ["competition"]
+
+
+@admin.register(StandingsState)
+class StandingsStateAdmin(ComputedAdmin):
+    list_display = ["competition", "computed_version", "computed_at", "queued", "computations"]

@@ -1,0 +1,41 @@
+from django.db import models
+
+
+class StandingsState(models.Model):
+    """Bookkeeping of one competition's standings: what is computed, what is queued.
+
+    ``queued`` is claimed with conditional updates so a burst of entries queues one
+    recomputation and two workers never compute the same request twice.
+    """
+
+    competition = models.OneToOneField(
+        "tournaments.Competition", primary_key=True, on_delete=models.CASCADE, related_name="standings_state"
+    )
+    queued = models.BooleanField(default=False)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+    computed_version = models.PositiveBigIntegerField(default=0)
+    computations = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"standings of {self.competition_id} (v{self.computed_version})"
+
+
+class Standing(models.Model):
+    """One computed row of a competition's standings; never edited by hand."""
+
+    competition = models.ForeignKey("tournaments.Competition", on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="standings")
+    rank = models.PositiveIntegerField()
+    points = models.IntegerField()
+    deals_played = models.PositiveIntegerField()
+    sessions_played = models.PositiveIntegerField()
+    penalty_points = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["competition", "rank", "player"]
+        constraints = [models.UniqueConstraint(fields=["competition", "player"], name="standing_once_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.player} {self.points}"

@@ -1,0 +1,15 @@
+"""Thin Celery tasks: fetch by id, call a service."""
+
+from celery import shared_task
+
+from scoring import services
+
+
+@shared_task(name="scoring.tasks.recompute_standings", acks_late=True, ignore_result=True)
+def recompute_standings(competition_id: int) -> bool:
+    return services.recompute_standings(competition_id)
+
+
+@shared_task(name="scoring.tasks.reconcile_standings", ignore_result=True)
+def reconcile_standings() -> list[int]:
+    return services.reconcile_standings()

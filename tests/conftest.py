@@ -1,0 +1,24 @@
+"""Test-wide fixtures. Celery runs eagerly unless a test starts a real worker."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from config.celery import app as celery_app
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery(request: pytest.FixtureRequest) -> Iterator[None]:
+    if request.node.get_closest_marker("real_worker"):
+        yield
+        return
+    saved = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = saved
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "real_worker: the test runs a Celery worker process over a real broker")

@@ -1,0 +1,132 @@
+"""Settings come from the environment: no configuration gives the embedded default, bad values stop the process.
+
+Each case starts a fresh interpreter (settings are read once per process) with a
+controlled environment and ``WIEZEN_VAR_DIR`` in a temporary directory, so no
+file of the repository changes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Everything the settings read that could leak in from the developer's or CI's shell.
+CONTROLLED = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "CELERY_BROKER_URL",
+    "CELERY_FILESYSTEM_BROKER_DIR",
+    "CELERY_TASK_ALWAYS_EAGER",
+    "STANDINGS_COALESCE_SECONDS",
+    "STANDINGS_STALE_QUEUE_SECONDS",
+    "STANDINGS_RECONCILE_SECONDS",
+)
+
+REPORT = """
+import json
+import django
+django.setup()
+from django.conf import settings
+db = settings.DATABASES["default"]
+print(json.dumps({
+    "engine": db["ENGINE"],
+    "name": str(db["NAME"]),
+    "eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "broker": settings.CELERY_BROKER_URL,
+    "cache": settings.CACHES["default"]["BACKEND"],
+    "debug": settings.DEBUG,
+    "allowed_hosts": settings.ALLOWED_HOSTS,
+    "coalesce": settings.STANDINGS_COALESCE_SECONDS,
+}))
+"""
+
+LONG_SECRET = "k" * 50
+
+
+def run_settings(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
+    environ.update(DJANGO_SETTINGS_MODULE="config.settings", WIEZEN_VAR_DIR=str(tmp_path / "var"), **env)
+    return subprocess.run(
+        [sys.executable, "-c", REPORT], cwd=REPO, env=environ, capture_output=True, text=True, timeout=120
+    )
+
+
+def loaded(tmp_path: Path, **env: str) -> dict[str, Any]:
+    result = run_settings(tmp_path, **env)
+    assert result.returncode == 0, result.stderr
+    report: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return report
+
+
+def test_no_configuration_gives_sqlite_under_the_var_dir_eager_tasks_and_a_local_cache(tmp_path: Path) -> None:
+    report = loaded(tmp_path)
+    assert report["engine"] == "django.db.backends.sqlite3"
+    assert Path(report["name"]).parent == tmp_path / "var"
+    assert report["eager"] is True
+    assert report["cache"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert report["debug"] is True
+
+
+def test_a_postgres_database_url_selects_postgresql_and_its_database_name(tmp_path: Path) -> None:
+    report = loaded(tmp_path, DATABASE_URL="postgres://u@h:5432/db")
+    assert report["engine"] == "django.db.backends.postgresql"
+    assert report["name"] == "db"
+
+
+def test_a_redis_url_is_the_broker_and_the_cache_and_tasks_are_no_longer_eager(tmp_path: Path) -> None:
+    url = "redis://127.0.0.1:6379/3"
+    report = loaded(tmp_path, REDIS_URL=url)
+    assert report["broker"] == url
+    assert report["eager"] is False
+    assert report["cache"] == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_production_settings_load_when_secret_key_and_allowed_hosts_are_given(tmp_path: Path) -> None:
+    # The counterpart of the DEBUG=false failures below: they fail for the missing value, not for DEBUG=false.
+    report = loaded(tmp_path, DEBUG="false", SECRET_KEY=LONG_SECRET, ALLOWED_HOSTS="wiezen.example.org, localhost")
+    assert report["debug"] is False
+    assert report["allowed_hosts"] == ["wiezen.example.org", "localhost"]
+
+
+def test_a_zero_coalesce_delay_is_accepted(tmp_path: Path) -> None:
+    assert loaded(tmp_path, STANDINGS_COALESCE_SECONDS="0")["coalesce"] == 0
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        pytest.param({"DEBUG": "maybe"}, "DEBUG", id="debug-maybe"),
+        pytest.param({"DATABASE_URL": "mysql://x/y"}, "DATABASE_URL", id="database-mysql"),
+        pytest.param({"DATABASE_URL": "postgres://host:5432/"}, "DATABASE_URL", id="database-without-name"),
+        pytest.param({"REDIS_URL": "http://x"}, "REDIS_URL", id="redis-http"),
+        pytest.param({"REDIS_URL": "redis://h:notaport/0"}, "REDIS_URL", id="redis-bad-port"),
+        pytest.param({"DEBUG": "false", "ALLOWED_HOSTS": "example.org"}, "SECRET_KEY", id="production-no-secret"),
+        pytest.param(
+            {"DEBUG": "false", "SECRET_KEY": "short-secret", "ALLOWED_HOSTS": "example.org"},
+            "SECRET_KEY",
+            id="production-short-secret",
+        ),
+        pytest.param({"DEBUG": "false", "SECRET_KEY": LONG_SECRET}, "ALLOWED_HOSTS", id="production-no-hosts"),
+        pytest.param({"STANDINGS_COALESCE_SECONDS": "-1"}, "STANDINGS_COALESCE_SECONDS", id="coalesce-negative"),
+        pytest.param({"STANDINGS_COALESCE_SECONDS": "abc"}, "STANDINGS_COALESCE_SECONDS", id="coalesce-not-a-number"),
+    ],
+)
+def test_a_bad_value_stops_the_process_with_improperly_configured(
+    tmp_path: Path, env: dict[str, str], named: str
+) -> None:
+    result = run_settings(tmp_path, **env)
+    assert result.returncode != 0
+    error = result.stderr.strip().splitlines()[-1]
+    assert error.startswith("django.core.exceptions.ImproperlyConfigured"), result.stderr
+    assert named in error  # the message names the variable to fix

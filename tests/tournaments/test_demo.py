@@ -1,0 +1,124 @@
+"""``manage.py load_demo``: a seeded, complete tournament to try the product with, loaded once."""
+
+from __future__ import annotations
+
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db.models import Sum
+from django.test import Client
+
+from scoring.models import Standing
+from tournaments.models import Club, Competition, DealEntry, Membership, Player, ScoreSheet, Seat
+from tournaments.permissions import can_enter_scores
+from tournaments.services.competitions import table_sizes
+from tournaments.services.entry import engine_sheet
+
+pytestmark = pytest.mark.django_db
+
+DEMO_PLAYERS = 18
+ROUNDS = 3
+DEALS = 16
+
+
+def load_demo(**options: Any) -> str:
+    out = StringIO()
+    call_command("load_demo", stdout=out, **options)
+    return out.getvalue()
+
+
+def the_competition() -> Competition:
+    return Competition.objects.get()
+
+
+def snapshot() -> dict[tuple[int, int], dict[str, Any]]:
+    """Every sheet of the demo by (round, table): who sits where (by federation id) and its current lines."""
+    out: dict[tuple[int, int], dict[str, Any]] = {}
+    for sheet in ScoreSheet.objects.select_related("table__round").order_by("table__round__number", "table__number"):
+        key = (sheet.table.round.number, sheet.table.number)
+        out[key] = {
+            "seats": list(sheet.table.seats.order_by("position").values_list("player__federation_id", flat=True)),
+            "lines": list(sheet.entries.filter(is_current=True).order_by("deal_number").values_list("line", flat=True)),
+            "points": list(
+                sheet.entries.filter(is_current=True).order_by("deal_number").values_list("points", flat=True)
+            ),
+        }
+    return out
+
+
+def test_the_demo_is_one_club_of_18_players_and_a_tournament_of_three_rounds() -> None:
+    load_demo()
+
+    club = Club.objects.get()
+    assert Player.objects.count() == DEMO_PLAYERS
+    assert Membership.objects.filter(club=club).count() == DEMO_PLAYERS
+    competition = the_competition()
+    assert competition.club == club and competition.registrations.count() == DEMO_PLAYERS
+    rounds = list(competition.rounds.order_by("number"))
+    assert [r.number for r in rounds] == list(range(1, ROUNDS + 1))
+    for round_ in rounds:
+        assert list(round_.tables.order_by("number").values_list("size", flat=True)) == [5, 5, 4, 4]
+        seated = list(Seat.objects.filter(round=round_).values_list("player_id", flat=True))
+        assert sorted(seated) == sorted(competition.registrations.values_list("player_id", flat=True))
+
+
+def test_every_demo_sheet_holds_a_complete_session_of_16_deals() -> None:
+    load_demo()
+
+    sheets = list(ScoreSheet.objects.select_related("table__round__competition__rule_set"))
+    assert len(sheets) == ROUNDS * len(table_sizes(DEMO_PLAYERS))
+    for sheet in sheets:
+        assert sheet.state == ScoreSheet.State.ENTERED
+        replayed = engine_sheet(sheet)  # the engine accepts the stored lines as they are
+        assert replayed.state.counted == DEALS and replayed.complete
+        for entry in sheet.entries.filter(is_current=True):
+            assert sum(entry.points) == 0 and len(entry.points) == sheet.table.size
+
+
+def test_the_demo_standings_rank_all_18_players_and_add_up_to_zero() -> None:
+    load_demo()
+
+    competition = the_competition()
+    standings = Standing.objects.filter(competition=competition)
+    assert standings.count() == DEMO_PLAYERS
+    assert set(standings.values_list("player_id", flat=True)) == set(Player.objects.values_list("pk", flat=True))
+    assert standings.aggregate(total=Sum("points"))["total"] == 0
+    assert sorted(standings.values_list("rank", flat=True))[0] == 1
+
+
+def test_the_demo_organiser_logs_in_and_administers_the_club(client: Client) -> None:
+    load_demo()
+
+    competition = the_competition()
+    assert client.login(username="organiser", password="wiezen-demo")
+    user = get_user_model().objects.get(username="organiser")
+    assert not user.is_superuser  # allowed as the club's administrator, not as a superuser
+    assert Membership.objects.filter(club=competition.club, player__user=user, is_admin=True).exists()
+    assert can_enter_scores(user, competition)
+
+
+def test_loading_the_demo_again_adds_nothing() -> None:
+    load_demo()
+    before = (Player.objects.count(), Competition.objects.count(), DealEntry.objects.count(), Club.objects.count())
+
+    load_demo()
+
+    after = (Player.objects.count(), Competition.objects.count(), DealEntry.objects.count(), Club.objects.count())
+    assert after == before
+
+
+def test_a_reset_loads_the_same_seeded_demo_again() -> None:
+    load_demo()
+    first = snapshot()
+    old_competition = the_competition().pk
+
+    load_demo(reset=True)
+
+    assert the_competition().pk != old_competition  # really loaded anew
+    assert Player.objects.count() == DEMO_PLAYERS and Club.objects.count() == 1
+    again = snapshot()
+    assert len(again) == ROUNDS * len(table_sizes(DEMO_PLAYERS))
+    assert again == first

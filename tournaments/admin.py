@@ -1,0 +1,168 @@
+"""The Django admin for every model, for organisers and club administrators.
+
+Points are computed by the engine, never typed: deal entries are read-only
+here and go through the entry service (the sheet's entry page).
+"""
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from tournaments.models import (
+    Club,
+    Competition,
+    DealEntry,
+    Membership,
+    Penalty,
+    Player,
+    Registration,
+    Round,
+    RuleSet,
+    ScoreSheet,
+    Seat,
+    Table,
+)
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "city"]
+    search_fields = ["name", "city"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [MembershipInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["last_name", "first_name", "federation_id", "user"]
+    search_fields = ["last_name", "first_name", "federation_id"]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["player", "club", "is_admin"]
+    list_filter = ["club", "is_admin"]
+    autocomplete_fields = ["player", "club"]
+
+
+@admin.register(RuleSet)
+class RuleSetAdmin(admin.ModelAdmin):
+    list_display = ["name", "game", "preset", "club"]
+    list_filter = ["game"]
+    search_fields = ["name", "preset"]
+
+
+class RegistrationInline(admin.TabularInline):
+    model = Registration
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Competition)
+class CompetitionAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "kind", "game", "rule_set", "deals_per_session", "is_public"]
+    list_filter = ["kind", "game", "is_public", "club"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [RegistrationInline]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["competition", "number", "seed"]
+    list_filter = ["competition"]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["position", "player"]  # the round is the table's: set below, never typed
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["round", "number", "size"]
+    list_filter = ["round__competition"]
+    inlines = [SeatInline]
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        for seat_form in formset.forms:
+            if isinstance(seat_form.instance, Seat):
+                seat_form.instance.round_id = form.instance.round_id
+        super().save_formset(request, form, formset, change)
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["table", "position", "player"]
+    list_filter = ["round__competition"]
+    readonly_fields = ["round"]
+
+    def save_model(self, request: HttpRequest, obj: Seat, form: Any, change: bool) -> None:
+        obj.round_id = obj.table.round_id
+        super().save_model(request, obj, form, change)
+
+
+class DealEntryInline(admin.TabularInline):
+    model = DealEntry
+    extra = 0
+    fields = [
+        "deal_number",
+        "version",
+        "is_current",
+        "line",
+        "points",
+        "multiplier",
+        "source",
+        "created_by",
+        "created_at",
+    ]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(ScoreSheet)
+class ScoreSheetAdmin(admin.ModelAdmin):
+    list_display = ["table", "state", "updated_at"]
+    list_filter = ["state", "table__round__competition"]
+    inlines = [DealEntryInline]
+
+
+@admin.register(DealEntry)
+class DealEntryAdmin(admin.ModelAdmin):
+    list_display = ["sheet", "deal_number", "version", "is_current", "contract", "points", "multiplier", "source"]
+    list_filter = ["is_current", "source", "contract"]
+    readonly_fields = [f.name for f in DealEntry._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(admin.ModelAdmin):
+    list_display = ["competition", "player", "points", "reason", "created_at"]
+    list_filter = ["competition"]
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ["competition", "player", "registered_at"]
+    list_filter = ["competition"]

@@ -1,0 +1,79 @@
+"""The plain entry form: turns fields into an engine line; the engine judges the line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.contracts import CONTRACTS
+from tournaments.models import Seat
+
+TRUMP_CHOICES = [("", "—"), ("C", _("Clubs ♣")), ("D", _("Diamonds ♦")), ("H", _("Hearts ♥")), ("S", _("Spades ♠"))]
+
+
+class DealLineForm(forms.Form):
+    """One line of a score sheet. Field names are the engine's line keys, so its errors land beside them."""
+
+    deal = forms.IntegerField(label=_("Deal"), min_value=1)
+    dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)
+    contract = forms.ChoiceField(label=_("Contract"))
+    declarers = forms.TypedMultipleChoiceField(
+        label=_("Declarers (asker first)"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    tricks = forms.CharField(
+        label=_("Tricks"),
+        required=False,
+        help_text=_("The side's total; for miserie one number per declarer, e.g. 0,1"),
+    )
+    level = forms.TypedChoiceField(
+        label=_("Abondance level"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[("", "—"), *[(n, str(n)) for n in (9, 10, 11, 12)]],
+    )
+    trump = forms.ChoiceField(label=_("Trump"), choices=TRUMP_CHOICES, required=False)
+    offender = forms.TypedChoiceField(label=_("Offender (penalty)"), coerce=int, required=False, empty_value=None)
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, seats: list[Seat], ladder: tuple[str, ...], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        seat_choices = [(s.position, f"{s.position}: {s.player.name}") for s in seats]
+        self.fields["dealer"].choices = seat_choices
+        self.fields["declarers"].choices = seat_choices
+        self.fields["offender"].choices = [("", "—"), *seat_choices]
+        contracts = [c for c in ladder if c in CONTRACTS] + ["pass", "penalty"]
+        self.fields["contract"].choices = [(c, c.replace("_", " ")) for c in contracts]
+
+    def clean_tricks(self) -> int | list[int] | None:
+        raw = self.cleaned_data.get("tricks", "").strip()
+        if not raw:
+            return None
+        try:
+            counts = [int(part) for part in raw.replace(";", ",").split(",") if part.strip()]
+        except ValueError:
+            raise forms.ValidationError(_("Give whole numbers, separated by commas.")) from None
+        return counts[0] if len(counts) == 1 and "," not in raw else counts
+
+    def to_line(self) -> dict[str, Any]:
+        """The engine's line: only the fields that were filled in."""
+        data = self.cleaned_data
+        line: dict[str, Any] = {"deal": data["deal"], "dealer": data["dealer"], "contract": data["contract"]}
+        if data.get("declarers"):
+            line["declarers"] = list(data["declarers"])
+        for key in ("tricks", "level", "offender"):
+            if data.get(key) is not None:
+                line[key] = data[key]
+        if data.get("trump"):
+            line["trump"] = data["trump"]
+        return line
+
+    @classmethod
+    def initial_from_line(cls, line: dict[str, Any]) -> dict[str, Any]:
+        initial = {k: v for k, v in line.items() if k in cls.base_fields}
+        tricks = line.get("tricks")
+        if isinstance(tricks, list):
+            initial["tricks"] = ",".join(str(t) for t in tricks)
+        return initial

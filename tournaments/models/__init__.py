@@ -1,0 +1,23 @@
+"""The domain: clubs and players, rule sets, competitions, seatings, score sheets."""
+
+from tournaments.models.clubs import Club, Membership, Player
+from tournaments.models.competitions import Competition, Game, Registration, Round
+from tournaments.models.rules import RuleSet
+from tournaments.models.sheets import DealEntry, Penalty, ScoreSheet
+from tournaments.models.tables import Seat, Table
+
+__all__ = [
+    "Club",
+    "Competition",
+    "DealEntry",
+    "Game",
+    "Membership",
+    "Penalty",
+    "Player",
+    "Registration",
+    "Round",
+    "RuleSet",
+    "ScoreSheet",
+    "Seat",
+    "Table",
+]

@@ -1,0 +1,51 @@
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    slug = models.SlugField(unique=True)
+    city = models.CharField(_("city"), max_length=80, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    first_name = models.CharField(_("first name"), max_length=80)
+    last_name = models.CharField(_("last name"), max_length=80)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    federation_id = models.CharField(_("federation id"), max_length=32, null=True, blank=True, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class Membership(models.Model):
+    """A player's membership of a club; ``is_admin`` lets them run the club's competitions."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    is_admin = models.BooleanField(_("club administrator"), default=False)
+    joined_on = models.DateField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "player"], name="membership_once_per_club")]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.club}"

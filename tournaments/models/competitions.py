@@ -1,0 +1,81 @@
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.rules import RuleSet
+
+Game = RuleSet.GameChoice
+
+
+class Competition(models.Model):
+    """A tournament or a league season, played under one rule set."""
+
+    class Kind(models.TextChoices):
+        TOURNAMENT = "tournament", _("Tournament")
+        LEAGUE = "league", _("League season")
+
+    club = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="competitions")
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(unique=True)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.TOURNAMENT)
+    game = models.CharField(_("game"), max_length=16, choices=Game.choices, default=Game.WIEZEN)
+    rule_set = models.ForeignKey(RuleSet, on_delete=models.PROTECT, related_name="competitions")
+    deals_per_session = models.PositiveSmallIntegerField(
+        _("deals per session"), null=True, blank=True, help_text=_("16 or 24; empty for open-ended Zwicken sessions")
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    starts_on = models.DateField(_("starts on"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Bumped in the same transaction as every entry: standings older than this are stale.
+    entries_version = models.PositiveBigIntegerField(default=0, editable=False)
+    players = models.ManyToManyField(
+        "tournaments.Player", through="tournaments.Registration", related_name="competitions"
+    )
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(game=Game.ZWICKEN, deals_per_session__isnull=True)
+                    # NULL IN (16, 24) is unknown, which a check lets pass: exclude NULL explicitly
+                    | (
+                        ~models.Q(game=Game.ZWICKEN)
+                        & models.Q(deals_per_session__isnull=False)
+                        & models.Q(deals_per_session__in=[16, 24])
+                    )
+                ),
+                name="competition_session_length",
+                violation_error_message=_("A session has 16 or 24 deals, or is open-ended for Zwicken."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Registration(models.Model):
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="registrations")
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["competition", "player"], name="registration_once")]
+
+
+class Round(models.Model):
+    """A tournament round or a league evening."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("number"))
+    seed = models.BigIntegerField(_("seating seed"), default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["competition", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "number"], name="round_number_once"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition} – round {self.number}"

@@ -1,0 +1,62 @@
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+import games
+from games.errors import GameError
+
+
+class RuleSet(models.Model):
+    """A club's rule set: an engine preset plus JSON overrides, checked by ``games``."""
+
+    class GameChoice(models.TextChoices):
+        WIEZEN = "wiezen", _("Wiezen")
+        SOLO_WHIST = "solo_whist", _("Solo whist")
+        ZWICKEN = "zwicken", _("Zwicken")
+
+    name = models.CharField(_("name"), max_length=80)
+    club = models.ForeignKey(
+        "tournaments.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="rule_sets"
+    )
+    game = models.CharField(_("game"), max_length=16, choices=GameChoice.choices)
+    preset = models.CharField(
+        _("preset"), max_length=80, help_text=_("An engine rule set, e.g. iwwa or flemish+kleurenwiezen")
+    )
+    overrides = models.JSONField(_("overrides"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="rule_set_name_per_club"),
+            models.UniqueConstraint(
+                fields=["name"], condition=models.Q(club__isnull=True), name="rule_set_name_global"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def engine_rules(self) -> games.RuleSet:
+        """The engine's rule set; raises ``games.GameError`` if preset or overrides are invalid."""
+        spec: dict[str, Any] = {"preset": self.preset, **(self.overrides or {})}
+        return games.RuleSet.from_json(spec)
+
+    def clean(self) -> None:
+        if not isinstance(self.overrides, dict):
+            raise ValidationError({"overrides": _("Overrides must be a JSON object.")})
+        if "preset" in self.overrides:
+            raise ValidationError({"overrides": _("Give the preset in its own field, not in the overrides.")})
+        try:
+            rules = self.engine_rules()
+        except GameError as exc:
+            field = "preset" if isinstance(exc, games.UnknownRuleSet) else "overrides"
+            raise ValidationError({field: str(exc)}) from exc
+        if rules.game.value != self.game:
+            raise ValidationError(
+                {
+                    "preset": _("Preset %(preset)s is a %(actual)s rule set, not %(game)s.")
+                    % {"preset": self.preset, "actual": rules.game.value, "game": self.game}
+                }
+            )

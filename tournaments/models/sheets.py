@@ -1,0 +1,87 @@
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class ScoreSheet(models.Model):
+    """A table's session. Its lines are ``DealEntry`` versions; points are always computed, never typed."""
+
+    class State(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        ENTERED = "entered", _("Entered")
+        CONFIRMED = "confirmed", _("Confirmed")
+        FINAL = "final", _("Final")
+
+    table = models.OneToOneField("tournaments.Table", on_delete=models.CASCADE, related_name="sheet")
+    state = models.CharField(_("state"), max_length=16, choices=State.choices, default=State.DRAFT)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Sheet of {self.table}"
+
+
+class DealEntry(models.Model):
+    """One version of one line of a sheet. A correction adds a version; older ones stay."""
+
+    class Source(models.TextChoices):
+        FORM = "form", _("Entry form")
+        API = "api", _("API")
+        IMPORT = "import", _("Import")
+        DEMO = "demo", _("Demo data")
+        RESETTLE = "resettle", _("Re-settled after a correction")
+
+    sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, related_name="entries")
+    deal_number = models.PositiveSmallIntegerField(_("deal"))
+    version = models.PositiveIntegerField(default=1)
+    is_current = models.BooleanField(default=True)
+    line = models.JSONField(_("line"))
+    contract = models.CharField(_("contract"), max_length=32)
+    points = models.JSONField(_("points by seat"))
+    multiplier = models.PositiveSmallIntegerField(default=1)
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.FORM)
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["sheet", "deal_number", "version"]
+        verbose_name_plural = "deal entries"
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "deal_number", "version"], name="entry_version_once"),
+            models.UniqueConstraint(
+                fields=["sheet", "deal_number"], condition=models.Q(is_current=True), name="one_current_entry_per_deal"
+            ),
+            models.UniqueConstraint(
+                fields=["sheet", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="idempotency_key_once_per_sheet",
+            ),
+            models.CheckConstraint(condition=models.Q(deal_number__gte=1), name="entry_deal_positive"),
+            models.CheckConstraint(condition=models.Q(version__gte=1), name="entry_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sheet}, deal {self.deal_number} v{self.version}"
+
+
+class Penalty(models.Model):
+    """Points an organiser deducts from a player in a competition (lateness, conduct), outside any deal."""
+
+    competition = models.ForeignKey("tournaments.Competition", on_delete=models.CASCADE, related_name="penalties")
+    round = models.ForeignKey("tournaments.Round", null=True, blank=True, on_delete=models.CASCADE)
+    player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="penalties")
+    points = models.PositiveIntegerField(_("points deducted"))
+    reason = models.CharField(_("reason"), max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "penalties"
+        constraints = [models.CheckConstraint(condition=models.Q(points__gt=0), name="penalty_points_positive")]
+
+    def __str__(self) -> str:
+        return f"-{self.points} {self.player} ({self.reason})"

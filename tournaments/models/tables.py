@@ -1,0 +1,46 @@
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Table(models.Model):
+    """A table of a round: 4 or 5 players in seat order (seat 0 deals first)."""
+
+    round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("number"))
+    size = models.PositiveSmallIntegerField(_("players"))
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_once_per_round"),
+            models.CheckConstraint(condition=models.Q(size__in=[4, 5]), name="table_seats_four_or_five"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} – table {self.number}"
+
+
+class Seat(models.Model):
+    """A player at a table. ``round`` repeats the table's so the database can keep a player at one table a round."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_once_per_table"),
+            models.UniqueConstraint(fields=["table", "player"], name="player_once_per_table"),
+            models.UniqueConstraint(fields=["round", "player"], name="player_one_table_per_round"),
+            models.CheckConstraint(condition=models.Q(position__lte=4), name="seat_position_0_to_4"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, seat {self.position}: {self.player}"
+
+    def clean(self) -> None:
+        if self.table_id is not None and self.round_id is not None and self.table.round_id != self.round_id:
+            raise ValidationError({"round": _("A seat belongs to the round of its table.")})

@@ -1,0 +1,171 @@
+"""Record score-sheet lines: the engine validates and settles, we store versions.
+
+DESIGN.md "the flow of one deal": validate the line in the context of the
+sheet's earlier lines, save it with its points as a new version in one
+transaction, and queue the standings on commit. A correction re-settles
+every later line (doubling and rotation depend on it); a later line whose
+points change gets a new version too, so history shows why it changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max
+
+import games
+from games.errors import FieldError, InvalidLine, InvalidSheet
+from scoring.services import request_standings
+from tournaments.models import Competition, DealEntry, ScoreSheet
+from tournaments.services.errors import EntryRejected
+
+
+@dataclass
+class EntryResult:
+    entry: DealEntry
+    created: bool  # False when the idempotency key had already been recorded
+    resettled: list[DealEntry] = field(default_factory=list)  # later deals given a new version
+
+
+def engine_sheet(sheet: ScoreSheet, lines: list[dict[str, Any]] | None = None) -> games.Sheet:
+    """The engine's view of a sheet, replayed from its current lines."""
+    table = sheet.table
+    competition = table.round.competition
+    rules = competition.rule_set.engine_rules()
+    if lines is None:
+        lines = list(sheet.entries.filter(is_current=True).order_by("deal_number").values_list("line", flat=True))
+    try:
+        return games.Sheet.from_lines(rules, lines, players=table.size, deals=competition.deals_per_session)
+    except InvalidSheet as exc:  # stored lines no longer fit the rule set (it was edited after entry)
+        raise EntryRejected(
+            FieldError("stored_lines_invalid", "", f"deal {failure.line_number}: {failure}") for failure in exc.lines
+        ) from exc
+
+
+def record_deal(
+    sheet: ScoreSheet,
+    line: Any,
+    *,
+    by: Any = None,
+    idempotency_key: str | None = None,
+    source: str = DealEntry.Source.FORM,
+) -> EntryResult:
+    """Validate, settle and store one line of ``sheet``: the next deal, or a correction of an earlier one.
+
+    Raises ``EntryRejected`` with every error per field, saving nothing.
+    The same ``idempotency_key`` twice stores one line.
+    """
+    try:
+        with transaction.atomic():
+            return _record(sheet.pk, line, by, idempotency_key, source)
+    except IntegrityError:
+        # A concurrent request with the same key won the race: answer with its line.
+        existing = _existing(sheet.pk, idempotency_key, line)
+        if existing is None:
+            raise
+        return EntryResult(existing, created=False)
+
+
+def _record(sheet_id: int, line: Any, by: Any, key: str | None, source: str) -> EntryResult:
+    sheet = (
+        ScoreSheet.objects.select_for_update().select_related("table__round__competition__rule_set").get(pk=sheet_id)
+    )
+    existing = _existing(sheet_id, key, line)
+    if existing is not None:
+        return EntryResult(existing, created=False)
+    if sheet.state == ScoreSheet.State.FINAL:
+        raise EntryRejected([FieldError("sheet_final", "", "this score sheet is final: it takes no more lines")])
+    if not isinstance(line, dict):
+        raise EntryRejected([FieldError("not_an_object", "", f"a line must be a JSON object, got {line!r}")])
+
+    current = list(sheet.entries.filter(is_current=True).order_by("deal_number"))
+    engine = engine_sheet(sheet, [e.line for e in current])
+    deal = line.get("deal")
+    is_correction = type(deal) is int and 1 <= deal <= len(current)
+    user = by if getattr(by, "is_authenticated", False) else None
+    resettled: list[DealEntry] = []
+    if is_correction:
+        try:
+            results = engine.replace(deal, line)
+        except InvalidSheet as exc:
+            raise EntryRejected(_correction_errors(exc, deal)) from exc
+        entry = _new_version(current[deal - 1], line, results[0], source, key, user)
+        for old, settled in zip(current[deal:], results[1:], strict=True):
+            if list(settled.points) != old.points or settled.multiplier != old.multiplier:
+                resettled.append(_new_version(old, old.line, settled, DealEntry.Source.RESETTLE, None, user))
+    else:
+        try:
+            settled = engine.add(line)
+        except InvalidLine as exc:
+            raise EntryRejected(exc.errors) from exc
+        entry = _store(sheet.pk, settled.deal, 1, line, settled, source, key, user)
+    if engine.complete and sheet.state == ScoreSheet.State.DRAFT:
+        ScoreSheet.objects.filter(pk=sheet.pk).update(state=ScoreSheet.State.ENTERED)
+    competition_id = sheet.table.round.competition_id
+    Competition.objects.filter(pk=competition_id).update(entries_version=F("entries_version") + 1)
+    transaction.on_commit(lambda: request_standings(competition_id))
+    return EntryResult(entry, created=True, resettled=resettled)
+
+
+def _new_version(
+    old: DealEntry, line: dict[str, Any], settled: games.Settled, source: str, key: str | None, user: Any
+) -> DealEntry:
+    """Supersede ``old`` with a new version; the old row stays, no longer current."""
+    versions = DealEntry.objects.filter(sheet_id=old.sheet_id, deal_number=old.deal_number)
+    latest = versions.aggregate(v=Max("version"))["v"] or 0
+    DealEntry.objects.filter(pk=old.pk).update(is_current=False)
+    return _store(old.sheet_id, old.deal_number, latest + 1, line, settled, source, key, user)
+
+
+def _store(
+    sheet_id: int,
+    deal_number: int,
+    version: int,
+    line: dict[str, Any],
+    settled: games.Settled,
+    source: str,
+    key: str | None,
+    user: Any,
+) -> DealEntry:
+    return DealEntry.objects.create(
+        sheet_id=sheet_id,
+        deal_number=deal_number,
+        version=version,
+        line=line,
+        contract=settled.contract,
+        points=list(settled.points),
+        multiplier=settled.multiplier,
+        source=source,
+        idempotency_key=key,
+        created_by=user,
+    )
+
+
+def _existing(sheet_id: int, key: str | None, line: Any) -> DealEntry | None:
+    if not key:
+        return None
+    existing = DealEntry.objects.filter(sheet_id=sheet_id, idempotency_key=key).first()
+    if existing is not None and existing.line != line:
+        raise EntryRejected(
+            [FieldError("idempotency_conflict", "", f"key {key!r} was already used for another line: {existing.line}")]
+        )
+    return existing
+
+
+def _correction_errors(exc: InvalidSheet, deal: int) -> list[FieldError]:
+    errors: list[FieldError] = []
+    for failure in exc.lines:
+        if failure.line_number == deal:
+            errors.extend(failure.errors)
+        else:
+            errors.extend(
+                FieldError(
+                    "breaks_later_deal",
+                    "",
+                    f"this correction makes deal {failure.line_number} invalid: {e.field}: {e.message}",
+                )
+                for e in failure.errors
+            )
+    return errors

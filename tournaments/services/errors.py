@@ -1,0 +1,29 @@
+"""User errors of the services: shown to people, translated, distinct from bugs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from games.errors import FieldError
+
+
+class ServiceError(Exception):
+    """Something the user asked for cannot be done; the message says why."""
+
+
+class EntryRejected(ServiceError):
+    """A score-sheet line was refused; ``errors`` holds every problem, per field."""
+
+    def __init__(self, errors: Iterable[FieldError]):
+        self.errors: tuple[FieldError, ...] = tuple(errors)
+        super().__init__("; ".join(f"{e.field or 'line'}: {e.message}" for e in self.errors))
+
+    @property
+    def codes(self) -> set[str]:
+        return {e.code for e in self.errors}
+
+    def by_field(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for e in self.errors:
+            out.setdefault(e.field or "__all__", []).append(e.message)
+        return out
