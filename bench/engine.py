@@ -1,10 +1,13 @@
-"""Benchmark: settled score-sheet lines per second, in session context.
+"""Benchmark the rules engine on one core, both measured in the same run.
 
-Generates 100,000 random valid lines in 16-deal sessions over every preset
-(tables of 4 and 5), then times ``Sheet.add`` (validate in context + settle)
-on one core. Target (issue 2): at least 100,000 lines/s.
+1. Score-sheet lines: 100,000 random valid lines in 16-deal sessions over
+   every Wiezen and Solo whist preset (tables of 4 and 5), timing
+   ``Sheet.add`` (validate in context + settle). Target: 100,000 lines/s.
+2. Full deal records: 10,000 random legal Wiezen deals (cards, auction, 52
+   plays), timing ``check_record`` (validate every bid and card, derive the
+   line, settle). Target: 5,000 records/s.
 
-    python bench/engine.py [--lines N] [--repeat R]
+    python bench/engine.py [--lines N] [--records N] [--repeat R]
 """
 
 from __future__ import annotations
@@ -18,14 +21,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import Sheet, find, names
-from games.generate import random_session
+from games.generate import random_record, random_session
+from games.records import check_record
 
 TARGET_LINES_PER_S = 100_000
+TARGET_RECORDS_PER_S = 5_000
+WIEZEN_RECORD_PRESETS = ("iwwa", "flemish", "belgian")
 
 
 def build_sessions(total: int, seed: int) -> list[tuple[str, int, list[dict[str, object]]]]:
     rng = random.Random(seed)
-    presets = names()
+    presets = [name for name in names() if find(name).zwicken is None]
     sessions: list[tuple[str, int, list[dict[str, object]]]] = []
     count = 0
     while count < total:
@@ -50,23 +56,43 @@ def run_lines(sessions: list[tuple[str, int, list[dict[str, object]]]]) -> tuple
     return count, time.perf_counter() - start
 
 
+def build_records(total: int, seed: int) -> list[dict[str, object]]:
+    rng = random.Random(seed)
+    return [random_record(find(rng.choice(WIEZEN_RECORD_PRESETS)), rng, rng.choice((4, 4, 5))) for _ in range(total)]
+
+
+def run_records(records: list[dict[str, object]]) -> float:
+    start = time.perf_counter()
+    for record in records:
+        check_record(record)
+    return time.perf_counter() - start
+
+
+def report(what: str, count: int, seconds: float, repeat: int, target: int) -> None:
+    rate = count / seconds
+    verdict = "OK" if rate >= target else "BELOW TARGET"
+    print(f"{what}: {count} in {seconds:.3f} s (best of {repeat}) = {rate:,.0f}/s")
+    print(f"  target {target:,}/s: ratio {rate / target:.2f}x {verdict}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--lines", type=int, default=100_000)
+    parser.add_argument("--records", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2)
     args = parser.parse_args()
 
     sessions = build_sessions(args.lines, args.seed)
-    best = float("inf")
+    records = build_records(args.records, args.seed)
+    line_best = record_best = float("inf")
     count = 0
     for _ in range(args.repeat):
         count, elapsed = run_lines(sessions)
-        best = min(best, elapsed)
-    rate = count / best
-    print(f"score-sheet lines: {count} lines in {best:.3f} s (best of {args.repeat}) = {rate:,.0f} lines/s")
-    verdict = "OK" if rate >= TARGET_LINES_PER_S else "BELOW TARGET"
-    print(f"  target {TARGET_LINES_PER_S:,} lines/s: ratio {rate / TARGET_LINES_PER_S:.2f}x {verdict}")
+        line_best = min(line_best, elapsed)
+        record_best = min(record_best, run_records(records))
+    report("score-sheet lines", count, line_best, args.repeat, TARGET_LINES_PER_S)
+    report("full Wiezen deal records", len(records), record_best, args.repeat, TARGET_RECORDS_PER_S)
 
 
 if __name__ == "__main__":

@@ -43,29 +43,50 @@ Usage::
     sheet.add({"deal": 1, "dealer": 0, "contract": "vraag", "declarers": [1, 3], "tricks": 9})
     # Settled(deal=1, contract='vraag', points=(-3, 3, -3, 3), multiplier=1, made=(True,))
 
+Full deal records (cards dealt, auction, every card played) are documented
+in ``games.records`` (Wiezen and Solo whist) and ``games.zwicken`` (Zwicken,
+with its own score-sheet line format); ``check_record`` validates one and
+settles the line it proves. ``open_sheet(rules, players, deals)`` opens the
+right session sheet for any game.
+
 Bad input raises ``games.errors.InvalidLine`` (every problem of the line,
 each with a stable code, field and message) and changes nothing.
 """
 
-from games.cards import Suit
+from games.cards import Card, Suit
 from games.contracts import CONTRACTS, Contract, Side, TrumpRule, find_contract
-from games.errors import FieldError, GameError, InvalidLine, InvalidSheet, RuleSetError, SessionError, UnknownRuleSet
+from games.errors import (
+    FieldError,
+    GameError,
+    InvalidLine,
+    InvalidRecord,
+    InvalidSheet,
+    RuleSetError,
+    SessionError,
+    UnknownRuleSet,
+)
+from games.records import RecordResult, check_record, deal_record
 from games.registry import find, listing, names, register
 from games.rulesets import RuleSet, Tariff, apply_overrides
+from games.sessions import SessionSheet, open_sheet, sheet_from_lines, sitting_out
 from games.settlement import Play, Settled, settle
 from games.sheet import Sheet
 
 __all__ = [
     "CONTRACTS",
+    "Card",
     "Contract",
     "FieldError",
     "GameError",
     "InvalidLine",
+    "InvalidRecord",
     "InvalidSheet",
     "Play",
+    "RecordResult",
     "RuleSet",
     "RuleSetError",
     "SessionError",
+    "SessionSheet",
     "Settled",
     "Sheet",
     "Side",
@@ -74,10 +95,15 @@ __all__ = [
     "TrumpRule",
     "UnknownRuleSet",
     "apply_overrides",
+    "check_record",
+    "deal_record",
     "find",
     "find_contract",
     "listing",
     "names",
+    "open_sheet",
     "register",
     "settle",
+    "sheet_from_lines",
+    "sitting_out",
 ]

@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from games.errors import FieldError, GameError, InvalidLine, InvalidSheet
+from games.errors import FieldError, GameError, InvalidLine, InvalidRecord, InvalidSheet, SessionError
+from games.records import check_record, deal_record
 from games.registry import find, listing
-from games.rulesets import RuleSet
-from games.sheet import Sheet
+from games.rulesets import Game, RuleSet
+from games.sessions import sheet_from_lines
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
@@ -25,19 +26,61 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
     commands.add_parser("presets", help="list the rule sets")
     score = commands.add_parser("score", help="validate and settle a score sheet (JSON lines)")
     score.add_argument("--rules", required=True, help="a rule set name (iwwa, flemish+kleurenwiezen...) or a JSON file")
-    score.add_argument("--players", type=int, choices=(4, 5), default=4)
-    score.add_argument("--deals", type=int, choices=(16, 24), default=16)
+    score.add_argument("--players", type=int, choices=(2, 3, 4, 5), default=4, help="4 or 5 (Zwicken: 2 to 5)")
+    score.add_argument("--deals", type=int, choices=(16, 24), default=16, help="ignored for Zwicken: open-ended")
     score.add_argument("--json-errors", action="store_true", help="print errors as JSON lines")
     score.add_argument("sheet", help="the score sheet: one JSON line per deal ('-' for standard input)")
+    play = commands.add_parser("play", help="validate a full deal record and settle the line it proves")
+    play.add_argument("--json-errors", action="store_true", help="print errors as JSON lines")
+    play.add_argument("record", help="a deal record (JSON; '-' for standard input)")
+    deal = commands.add_parser("deal", help="print a reproducible dealt record (no bids, no plays)")
+    deal.add_argument("--rules", required=True, help="a rule set name or a JSON file")
+    deal.add_argument("--seed", type=int, required=True)
+    deal.add_argument("--players", type=int, default=4)
+    deal.add_argument("--dealer", type=int, default=0)
     args = parser.parse_args(argv)
 
     if args.command == "presets":
         for rules in listing():
-            out.write(f"{rules.name:<12} {rules.game.value:<11} {' '.join(rules.ladder)}\n")
+            out.write(f"{rules.name:<16} {rules.game.value:<11} {' '.join(rules.ladder)}\n")
             if rules.description:
-                out.write(f"{'':<12} {rules.description}\n")
+                out.write(f"{'':<16} {rules.description}\n")
         return 0
+    if args.command == "play":
+        return _play(args, out, err)
+    if args.command == "deal":
+        return _deal(args, out, err)
     return _score(args, out, err)
+
+
+def _play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    try:
+        text = sys.stdin.read() if args.record == "-" else Path(args.record).read_text(encoding="utf-8")
+        record = json.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(args, out, err, [(None, FieldError("unreadable_record", "record", str(exc)))])
+    except json.JSONDecodeError as exc:
+        return _fail(args, out, err, [(None, FieldError("invalid_json", "record", f"not JSON: {exc.msg}"))])
+    try:
+        result = check_record(record)
+    except InvalidRecord as exc:
+        return _fail(args, out, err, [(None, e) for e in exc.errors])
+    settled = result.settled
+    summary = {"line": result.line, "points": list(settled.points), "multiplier": settled.multiplier}
+    if settled.pot:
+        summary["pot"] = settled.pot
+    out.write(json.dumps(summary) + "\n")
+    return 0
+
+
+def _deal(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    args.json_errors = False
+    try:
+        record = deal_record(load_rules(args.rules), args.players, args.dealer, args.seed)
+    except (GameError, OSError) as exc:
+        return _fail(args, out, err, [(None, FieldError("invalid_deal", "", str(exc)))])
+    out.write(json.dumps(record) + "\n")
+    return 0
 
 
 def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -63,9 +106,12 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             lines.append(None)
         numbers.append(number)
     try:
-        sheet = Sheet.from_lines(rules, lines, args.players, args.deals)
+        deals = None if rules.game is Game.ZWICKEN else args.deals
+        sheet = sheet_from_lines(rules, lines, args.players, deals)
     except InvalidSheet as exc:
         problems += _located(exc.lines, numbers)
+    except SessionError as exc:
+        return _fail(args, out, err, [(None, FieldError("invalid_session", "players", str(exc)))])
     problems = [p for p in problems if not _is_json_echo(p, problems)]
     if problems:
         problems.sort(key=lambda p: p[0] or 0)
@@ -74,7 +120,13 @@ def _score(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     totals = [0] * args.players
     for settled in sheet.results:
         totals = [t + p for t, p in zip(totals, settled.points, strict=True)]
-        record = {"deal": settled.deal, "points": list(settled.points), "multiplier": settled.multiplier}
+        record: dict[str, object] = {
+            "deal": settled.deal,
+            "points": list(settled.points),
+            "multiplier": settled.multiplier,
+        }
+        if rules.game is Game.ZWICKEN:
+            record["pot"] = settled.pot
         out.write(json.dumps({**record, "totals": totals}) + "\n")
     return 0
 

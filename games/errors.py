@@ -55,6 +55,21 @@ class InvalidLine(GameError):
         return {e.code for e in self.errors}
 
 
+class InvalidRecord(GameError):
+    """A full deal record (cards, bids, plays) was rejected; ``errors`` holds every problem found.
+
+    A play's field is ``plays[i]`` and its message names the trick and the card.
+    """
+
+    def __init__(self, errors: list[FieldError] | tuple[FieldError, ...]):
+        self.errors: tuple[FieldError, ...] = tuple(errors)
+        super().__init__("; ".join(f"{e.field or 'record'}: {e.message} [{e.code}]" for e in self.errors))
+
+    @property
+    def codes(self) -> set[str]:
+        return {e.code for e in self.errors}
+
+
 class InvalidSheet(GameError):
     """Several lines of a score sheet were rejected; ``lines`` holds each one's error."""
 

@@ -20,6 +20,7 @@ from games.rulesets import (
     Tariff,
     TieBreak,
     UnacceptedVraag,
+    ZwickenOptions,
     by_level,
     fixed,
 )
@@ -123,7 +124,45 @@ SOLO_WHIST = RuleSet(
     dealing=(3, 3, 3, 3, 1),
 )
 
-PRESETS: tuple[RuleSet, ...] = (IWWA, FLEMISH, BELGIAN, SOLO_WHIST)
+
+def _zwicken(name: str, description: str, options: ZwickenOptions) -> RuleSet:
+    return RuleSet(
+        name=name,
+        game=Game.ZWICKEN,
+        description=description,
+        ladder=(),
+        tariffs={},
+        settlement=Settlement.PER_PLAYER,
+        dealing=(2, 1),  # two each, the trump card turned and set aside, one more each
+        zwicken=options,
+    )
+
+
+ZWICKEN = _zwicken("zwicken", "Zwicken (001): 32 cards, 2 to 5 players, the 7 of diamonds as Belli.", ZwickenOptions())
+DREIERZWICKEN = _zwicken(
+    "dreierzwicken",
+    "Dreierzwicken (001): three players, nobody may pass.",
+    ZwickenOptions(min_players=3, max_players=3, may_pass=False),
+)
+ZWICKEN_STYRIAN = _zwicken(
+    "zwicken_styrian",
+    "Styrian Zwicken (001): 36 cards, the 6 of diamonds as third trump.",
+    ZwickenOptions(deck=36, sechser_belli=True),
+)
+ZWICKEN_4CARDS = _zwicken(
+    "zwicken_4cards", "Four-card Zwicken of Carinthia (001): four cards, four tricks.", ZwickenOptions(hand=4)
+)
+
+PRESETS: tuple[RuleSet, ...] = (
+    IWWA,
+    FLEMISH,
+    BELGIAN,
+    SOLO_WHIST,
+    ZWICKEN,
+    DREIERZWICKEN,
+    ZWICKEN_STYRIAN,
+    ZWICKEN_4CARDS,
+)
 
 
 def kleurenwiezen(rules: RuleSet) -> RuleSet:

@@ -110,6 +110,25 @@ def by_level(amounts: Mapping[int, int]) -> Tariff:
 
 
 @dataclass(frozen=True, slots=True)
+class ZwickenOptions:
+    """What sets Zwicken variants apart (RULES.md §6, source 001)."""
+
+    deck: int = 32  # 7 to ace; 36 adds the sixes (Styrian)
+    hand: int = 3  # cards dealt, and tricks played, a deal; 4 in Carinthia
+    ante: int = 3  # the dealer's stake into the pot
+    bete: int = 3  # what a player pays into the next pot when gezwickt
+    min_players: int = 2
+    max_players: int = 5
+    may_pass: bool = True  # Dreierzwicken: nobody passes, the dealer must play
+    exchange: int = 3  # cards a player who plays may exchange from the talon
+    sechser_belli: bool = False  # Styrian: the 6 of diamonds is the third trump
+    hop_and_jump: bool = True  # the cut card may void the deal or make the dealer pay
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True, slots=True)
 class CompiledContract:
     """What settling one contract under one rule set needs, looked up once."""
 
@@ -150,6 +169,7 @@ class RuleSet:
     four_aces_troel: bool = True
     dealing: tuple[int, ...] = (4, 4, 5)
     tie_break: TieBreak = TieBreak.NONE
+    zwicken: ZwickenOptions | None = None  # set exactly when game is zwicken
 
     def __post_init__(self) -> None:
         problems = _problems_of(self)
@@ -184,6 +204,8 @@ class RuleSet:
                 value = {cid: t.to_json() for cid, t in value.items()}
             elif f.name == "trump":
                 value = {cid: rule.value for cid, rule in value.items()}
+            elif isinstance(value, ZwickenOptions):
+                value = value.to_json()
             elif isinstance(value, Enum):
                 value = value.value
             elif isinstance(value, tuple):
@@ -213,7 +235,7 @@ class RuleSet:
         return replace(self, **changes)
 
 
-_OPTIONAL_FIELDS = frozenset({"description", "trump", "all_tricks_double", "multiplier_cap"})
+_OPTIONAL_FIELDS = frozenset({"description", "trump", "all_tricks_double", "multiplier_cap", "zwicken"})
 _ENUM_FIELDS: dict[str, type[Enum]] = {
     "game": Game,
     "settlement": Settlement,
@@ -314,6 +336,8 @@ def _convert(key: str, value: Any, base: RuleSet | _Mappings) -> Any:
         for item in items:
             _contract_id(key, item)
         return tuple(items)
+    if key == "zwicken":
+        return _zwicken(value, base)
     if key == "dealing":
         packets = _expect(key, value, list)
         for p in packets:
@@ -372,6 +396,23 @@ def _tariff(where: str, value: Any, base: Tariff) -> Tariff:
     return replace(base, **changes)
 
 
+def _zwicken(value: Any, base: RuleSet | _Mappings) -> ZwickenOptions | None:
+    if value is None:
+        return None
+    obj = _expect("zwicken", value, dict)
+    start = base.zwicken if isinstance(base, RuleSet) and base.zwicken is not None else ZwickenOptions()
+    known = {f.name: f for f in fields(ZwickenOptions)}
+    changes: dict[str, Any] = {}
+    for key, item in obj.items():
+        if key not in known:
+            raise RuleSetError(f"zwicken: unknown key {key!r} (known: {', '.join(known)})")
+        if isinstance(getattr(start, key), bool):
+            changes[key] = _expect(f"zwicken.{key}", item, bool)
+        else:
+            changes[key] = _amount(f"zwicken.{key}", item)
+    return replace(start, **changes)
+
+
 def _expect(where: str, value: Any, kind: type) -> Any:
     ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
     if not ok:
@@ -398,7 +439,7 @@ def _contract_id(where: str, cid: Any) -> str:
 def _problems_of(rules: RuleSet) -> list[str]:
     """Consistency checks that hold whatever way a rule set was built."""
     problems: list[str] = []
-    if not rules.ladder:
+    if not rules.ladder and rules.game is not Game.ZWICKEN:
         problems.append("ladder: a rule set needs at least one contract")
     if len(set(rules.ladder)) != len(rules.ladder):
         problems.append(f"ladder: a contract appears twice in {list(rules.ladder)}")
@@ -419,10 +460,36 @@ def _problems_of(rules: RuleSet) -> list[str]:
             problems.append(
                 f"all_tricks_double: {cid!r} cannot double for taking every trick (it asks for that or none)"
             )
+    problems.extend(_zwicken_problems(rules))
     if rules.multiplier_cap is not None and rules.multiplier_cap < 1:
         problems.append(f"multiplier_cap: must be at least 1, got {rules.multiplier_cap}")
     if rules.penalty < 0:
         problems.append(f"penalty: amounts cannot be negative, got {rules.penalty}")
     if sum(rules.dealing) * 4 != 52 and rules.game is not Game.ZWICKEN:
         problems.append(f"dealing: packets {list(rules.dealing)} do not deal 13 cards each")
+    return problems
+
+
+def _zwicken_problems(rules: RuleSet) -> list[str]:
+    options = rules.zwicken
+    if rules.game is not Game.ZWICKEN:
+        return ["zwicken: options only for a zwicken rule set"] if options is not None else []
+    if options is None:
+        return ["zwicken: a zwicken rule set needs its options"]
+    problems = [] if not rules.ladder else ["ladder: Zwicken has no contract ladder"]
+    if options.deck not in (32, 36):
+        problems.append(f"zwicken.deck: 32 or 36 cards, not {options.deck}")
+    if options.hand not in (3, 4):
+        problems.append(f"zwicken.hand: 3 or 4 cards, not {options.hand}")
+    if not 2 <= options.min_players <= options.max_players <= 5:
+        problems.append(f"zwicken: players {options.min_players}..{options.max_players} must lie within 2..5")
+    if options.max_players * options.hand + 1 > options.deck:
+        problems.append(
+            f"zwicken: {options.max_players} hands of {options.hand} and a trump card"
+            f" need more than {options.deck} cards"
+        )
+    if options.exchange > options.hand:
+        problems.append(f"zwicken.exchange: at most the {options.hand} cards of a hand, not {options.exchange}")
+    if options.sechser_belli and options.deck != 36:
+        problems.append("zwicken.sechser_belli: needs the 36-card deck")
     return problems

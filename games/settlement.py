@@ -35,6 +35,7 @@ class Settled(NamedTuple):
     points: tuple[int, ...]
     multiplier: int
     made: tuple[bool, ...]  # one per side (pair/solo) or per declarer (each-alone); () for pass/penalty
+    pot: int = 0  # Zwicken: chips left in the pot after the deal (points then sum to minus the pot's change)
 
 
 # The seats that play a deal, by (players, dealer): at a table of five the dealer sits out.

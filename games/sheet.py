@@ -10,7 +10,7 @@ costs the same whatever its number.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 from games.errors import FieldError, InvalidLine, InvalidSheet, SessionError
 from games.lines import check_line
@@ -27,6 +27,25 @@ class SheetState(NamedTuple):
     expected_dealer: int | None = None
     pending: int = 1  # multiplier carried from all-pass rounds
     counted: int = 0  # deals that count toward the session's length
+
+
+class _Fillable(Protocol):
+    def add(self, line: object) -> Settled: ...
+
+    def skip(self, line: object) -> None: ...
+
+
+def fill(sheet: _Fillable, lines: Iterable[object]) -> None:
+    """Add every line; raise ``InvalidSheet`` naming each invalid one, judging later lines as if it were fine."""
+    failures: list[InvalidLine] = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            sheet.add(line)
+        except InvalidLine as exc:
+            failures.append(InvalidLine(exc.errors, line_number=number))
+            sheet.skip(line)
+    if failures:
+        raise InvalidSheet(failures)
 
 
 class Sheet:
@@ -54,15 +73,7 @@ class Sheet:
     def from_lines(cls, rules: RuleSet, lines: Iterable[object], players: int = 4, deals: int | None = 16) -> Sheet:
         """Build a sheet from all its lines, reporting every invalid line at once."""
         sheet = cls(rules, players, deals)
-        failures: list[InvalidLine] = []
-        for number, line in enumerate(lines, start=1):
-            try:
-                sheet.add(line)
-            except InvalidLine as exc:
-                failures.append(InvalidLine(exc.errors, line_number=number))
-                sheet._skip(line)
-        if failures:
-            raise InvalidSheet(failures)
+        fill(sheet, lines)
         return sheet
 
     @property
@@ -159,7 +170,7 @@ class Sheet:
         counted = state.counted + (0 if passed and not rules.passes_count else 1)
         return SheetState(state.next_deal + 1, next_dealer, pending, counted)
 
-    def _skip(self, line: object) -> None:
+    def skip(self, line: object) -> None:
         """Move past an invalid line as if it had been the expected one, so later lines are judged fairly."""
         state = self.state
         dealer = state.expected_dealer

@@ -19,7 +19,9 @@ from games.generate import random_line, random_session
 from games.lines import KNOWN_FIELDS
 
 # Every preset, plus variants and overrides that change rotation, ladder, trump, doubling and counting.
-RULE_SETS: dict[str, RuleSet] = {name: find(name) for name in names()}
+RULE_SETS: dict[str, RuleSet] = {
+    name: find(name) for name in names() if find(name).zwicken is None
+}  # trick-taking sheets
 for _name in (
     "flemish+kleurenwiezen",
     "iwwa+1v3",
