@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from games import sitting_out
 from scoring.standings import PenaltyRecord, SeatResult
-from tournaments.models import DealEntry, Penalty, Seat
+from tournaments.models import Competition, DealEntry, Penalty, Seat
 
 
 def competition_seat_results(competition_id: int) -> list[SeatResult]:
@@ -19,12 +20,13 @@ def competition_seat_results(competition_id: int) -> list[SeatResult]:
         sizes[table_id] = size
     points: dict[tuple[int, int], int] = defaultdict(int)
     deals: dict[tuple[int, int], int] = defaultdict(int)
+    rules = Competition.objects.select_related("rule_set").get(pk=competition_id).rule_set.engine_rules()
     entries = DealEntry.objects.filter(sheet__table__round__competition_id=competition_id, is_current=True)
     for table_id, line, line_points in entries.values_list("sheet__table_id", "line", "points"):
-        sitting_out = line.get("dealer") if sizes.get(table_id) == 5 else None
+        out = sitting_out(rules, sizes[table_id], line.get("dealer", -1))
         for position, p in enumerate(line_points):
             points[table_id, position] += p
-            if position != sitting_out:
+            if position != out:
                 deals[table_id, position] += 1
     return [
         SeatResult(player_id, points[table_id, position], deals[table_id, position])

@@ -47,6 +47,10 @@ class DealLineForm(forms.Form):
         contracts = [c for c in ladder if c in CONTRACTS] + ["pass", "penalty"]
         self.fields["contract"].choices = [(c, c.replace("_", " ")) for c in contracts]
 
+    def engine_field(self, field: str) -> str | None:
+        """Where to show an engine error about ``field``: field names are the line's keys."""
+        return field if field in self.fields else None
+
     def clean_tricks(self) -> int | list[int] | None:
         raw = self.cleaned_data.get("tricks", "").strip()
         if not raw:
@@ -77,3 +81,63 @@ class DealLineForm(forms.Form):
         if isinstance(tricks, list):
             initial["tricks"] = ",".join(str(t) for t in tricks)
         return initial
+
+
+class ZwickenLineForm(forms.Form):
+    """One Zwicken deal: who played, tricks per seat, failed duties, or a cut that voided or moved the deal."""
+
+    deal = forms.IntegerField(label=_("Deal"), min_value=1)
+    dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)
+    cut = forms.ChoiceField(
+        label=_("Cut"),
+        required=False,
+        choices=[("", _("played normally")), ("void", _("void: ace or seven exposed")), ("belli", _("Belli exposed"))],
+    )
+    played = forms.TypedMultipleChoiceField(
+        label=_("Played"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    duties_failed = forms.TypedMultipleChoiceField(
+        label=_("Failed a duty (trump ace, Belli)"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, seats: list[Seat], ladder: tuple[str, ...] = (), **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        seat_choices = [(s.position, f"{s.position}: {s.player.name}") for s in seats]
+        for name in ("dealer", "played", "duties_failed"):
+            self.fields[name].choices = seat_choices
+        self.seat_count = len(seats)
+        for s in seats:
+            self.fields[f"tricks_{s.position}"] = forms.IntegerField(
+                label=_("Tricks of %(name)s") % {"name": s.player.name}, min_value=0, required=False
+            )
+
+    def engine_field(self, field: str) -> str | None:
+        """Where to show an engine error about ``field``."""
+        if field == "tricks":
+            return "tricks_0"
+        return field if field in self.fields else None
+
+    def to_line(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        line: dict[str, Any] = {"deal": data["deal"], "dealer": data["dealer"]}
+        if data.get("cut"):
+            line["cut"] = data["cut"]
+            return line
+        line["played"] = list(data.get("played") or [])
+        line["tricks"] = [data.get(f"tricks_{seat}") or 0 for seat in range(self.seat_count)]
+        if data.get("duties_failed"):
+            line["duties_failed"] = list(data["duties_failed"])
+        return line
+
+    @classmethod
+    def initial_from_line(cls, line: dict[str, Any]) -> dict[str, Any]:
+        initial = {k: v for k, v in line.items() if k in ("deal", "dealer", "cut", "played", "duties_failed")}
+        for seat, count in enumerate(line.get("tricks") or []):
+            initial[f"tricks_{seat}"] = count
+        return initial
+
+
+def line_form_class(game: str) -> type[DealLineForm] | type[ZwickenLineForm]:
+    """The entry form for a game: everything game-specific is the engine's, only the fields differ."""
+    return ZwickenLineForm if game == "zwicken" else DealLineForm

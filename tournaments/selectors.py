@@ -7,6 +7,7 @@ from datetime import datetime
 
 from django.db.models import Prefetch, QuerySet
 
+from games import sitting_out
 from scoring.models import Standing, StandingsState
 from tournaments.models import Club, Competition, DealEntry, Round, ScoreSheet, Seat, Table
 
@@ -49,11 +50,12 @@ class SheetLine:
 def sheet_lines(sheet: ScoreSheet) -> list[SheetLine]:
     """Current lines with running totals by seat."""
     size = sheet.table.size
+    rules = sheet.table.round.competition.rule_set.engine_rules()
     totals = [0] * size
     out: list[SheetLine] = []
     for entry in sheet.entries.filter(is_current=True).order_by("deal_number"):
         totals = [t + p for t, p in zip(totals, entry.points, strict=True)]
-        out.append(SheetLine(entry, totals, entry.line.get("dealer") if size == 5 else None))
+        out.append(SheetLine(entry, totals, sitting_out(rules, size, entry.line.get("dealer", -1))))
     return out
 
 

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from tournaments import selectors
-from tournaments.forms import DealLineForm
+from tournaments.forms import line_form_class
 from tournaments.models import Competition, ScoreSheet
 from tournaments.permissions import can_enter_scores
 from tournaments.services.entry import engine_sheet, record_deal
@@ -79,9 +79,10 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
         raise PermissionDenied(_("Only the organising club's administrators enter score sheets."))
     seats = selectors.sheet_seats(sheet)
     rules = competition.rule_set.engine_rules()
+    form_class = line_form_class(competition.game)
     form_kwargs = {"seats": seats, "ladder": rules.ladder}
     if request.method == "POST":
-        form = DealLineForm(request.POST, **form_kwargs)
+        form = form_class(request.POST, **form_kwargs)
         if form.is_valid():
             try:
                 result = record_deal(
@@ -89,8 +90,7 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
                 )
             except EntryRejected as exc:
                 for error in exc.errors:
-                    field = error.field if error.field in form.fields else None
-                    form.add_error(field, f"{error.message} [{error.code}]")
+                    form.add_error(form.engine_field(error.field), f"{error.message} [{error.code}]")
             else:
                 entry = result.entry
                 messages.success(
@@ -102,12 +102,12 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
         correct = request.GET.get("deal")
         current = {line.entry.deal_number: line.entry.line for line in selectors.sheet_lines(sheet)}
         if correct and correct.isdigit() and int(correct) in current:
-            initial = DealLineForm.initial_from_line(current[int(correct)])
+            initial = form_class.initial_from_line(current[int(correct)])
         else:
             engine = engine_sheet(sheet)
             initial = {"deal": engine.next_deal, "dealer": engine.expected_dealer or 0}
         initial["idempotency_key"] = uuid.uuid4().hex
-        form = DealLineForm(initial=initial, **form_kwargs)
+        form = form_class(initial=initial, **form_kwargs)
     return render(
         request,
         "sheet_entry.html",

@@ -29,7 +29,7 @@ class EntryResult:
     resettled: list[DealEntry] = field(default_factory=list)  # later deals given a new version
 
 
-def engine_sheet(sheet: ScoreSheet, lines: list[dict[str, Any]] | None = None) -> games.Sheet:
+def engine_sheet(sheet: ScoreSheet, lines: list[dict[str, Any]] | None = None) -> games.SessionSheet:
     """The engine's view of a sheet, replayed from its current lines."""
     table = sheet.table
     competition = table.round.competition
@@ -37,7 +37,7 @@ def engine_sheet(sheet: ScoreSheet, lines: list[dict[str, Any]] | None = None) -
     if lines is None:
         lines = list(sheet.entries.filter(is_current=True).order_by("deal_number").values_list("line", flat=True))
     try:
-        return games.Sheet.from_lines(rules, lines, players=table.size, deals=competition.deals_per_session)
+        return games.sheet_from_lines(rules, lines, players=table.size, deals=competition.deals_per_session)
     except InvalidSheet as exc:  # stored lines no longer fit the rule set (it was edited after entry)
         raise EntryRejected(
             FieldError("stored_lines_invalid", "", f"deal {failure.line_number}: {failure}") for failure in exc.lines
