@@ -39,3 +39,20 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.player} {self.points}"
+
+
+class Rating(models.Model):
+    """A player's OpenSkill rating over every deal played on the platform; computed, never edited."""
+
+    player = models.OneToOneField("tournaments.Player", on_delete=models.CASCADE, related_name="rating")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu - 3 sigma: the conservative estimate used for ranking")
+    deals_rated = models.PositiveIntegerField()
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-ordinal"]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.ordinal:.1f}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from games import sitting_out
+from scoring.ratings import DealResult
 from scoring.standings import PenaltyRecord, SeatResult
 from tournaments.models import Competition, DealEntry, Penalty, Seat
 
@@ -42,3 +43,27 @@ def competition_penalties(competition_id: int) -> list[PenaltyRecord]:
             "player_id", "points"
         )
     ]
+
+
+def all_deal_results() -> list[DealResult]:
+    """Every current deal of every competition, oldest competition first, as players and points."""
+    seats: dict[int, dict[int, int]] = defaultdict(dict)
+    for table_id, position, player_id in Seat.objects.values_list("table_id", "position", "player_id"):
+        seats[table_id][position] = player_id
+    rules = {c.pk: c.rule_set.engine_rules() for c in Competition.objects.select_related("rule_set")}
+    entries = DealEntry.objects.filter(is_current=True).order_by(
+        "sheet__table__round__competition__starts_on",
+        "sheet__table__round__competition_id",
+        "sheet__table__round__number",
+        "sheet__table__number",
+        "deal_number",
+    )
+    out: list[DealResult] = []
+    for competition_id, table_id, size, line, points in entries.values_list(
+        "sheet__table__round__competition_id", "sheet__table_id", "sheet__table__size", "line", "points"
+    ):
+        out_seat = sitting_out(rules[competition_id], size, line.get("dealer", -1))
+        at_table = seats[table_id]
+        seated = [(at_table[pos], p) for pos, p in enumerate(points) if pos != out_seat and pos in at_table]
+        out.append(DealResult(tuple(pid for pid, _ in seated), tuple(p for _, p in seated)))
+    return out

@@ -19,8 +19,9 @@ from django.db import transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from scoring.models import Standing, StandingsState
-from scoring.selectors import competition_penalties, competition_seat_results
+from scoring.models import Rating, Standing, StandingsState
+from scoring.ratings import compute_ratings
+from scoring.selectors import all_deal_results, competition_penalties, competition_seat_results
 from scoring.standings import compute_standings
 from tournaments.models import Competition
 
@@ -110,3 +111,23 @@ def reconcile_standings() -> list[int]:
         if request_standings(competition_id):
             requeued.append(competition_id)
     return requeued
+
+
+def recompute_ratings() -> int:
+    """Recompute every player's rating from every current deal, oldest first. Returns how many were rated."""
+    rows = compute_ratings(all_deal_results())
+    now = timezone.now()
+    with transaction.atomic():
+        Rating.objects.all().delete()
+        Rating.objects.bulk_create(
+            Rating(
+                player_id=r.player_id,
+                mu=r.mu,
+                sigma=r.sigma,
+                ordinal=r.ordinal,
+                deals_rated=r.deals,
+                computed_at=now,
+            )
+            for r in rows
+        )
+    return len(rows)

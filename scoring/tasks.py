@@ -7,7 +7,15 @@ from scoring import services
 
 @shared_task(name="scoring.tasks.recompute_standings", acks_late=True, ignore_result=True)
 def recompute_standings(competition_id: int) -> bool:
-    return services.recompute_standings(competition_id)
+    computed = services.recompute_standings(competition_id)
+    if computed:
+        recompute_ratings.delay()
+    return computed
+
+
+@shared_task(name="scoring.tasks.recompute_ratings", acks_late=True, ignore_result=True)
+def recompute_ratings() -> int:
+    return services.recompute_ratings()
 
 
 @shared_task(name="scoring.tasks.reconcile_standings", ignore_result=True)

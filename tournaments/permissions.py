@@ -1,16 +1,57 @@
-"""Who may do what. Kept in one place so views and the API ask the same question."""
+"""Who may do what. One place, so the pages and the API ask the same questions.
+
+Roles: a superuser; a club administrator (``Membership.is_admin``, for the
+club's competitions); an organiser (listed on one competition); a table
+captain (holds one sheet's table code); a player (their own data); the
+public (what a competition's visibility allows).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tournaments.models import Competition, Membership
+from django.db.models import Q, QuerySet
+
+from tournaments.models import Competition, Membership, ScoreSheet
+
+
+def is_club_admin(user: Any, club_id: int | None) -> bool:
+    if not getattr(user, "is_authenticated", False) or club_id is None:
+        return False
+    return user.is_superuser or Membership.objects.filter(club_id=club_id, player__user=user, is_admin=True).exists()
+
+
+def admin_club_ids(user: Any) -> set[int]:
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    return set(Membership.objects.filter(player__user=user, is_admin=True).values_list("club_id", flat=True))
+
+
+def can_manage_competition(user: Any, competition: Competition) -> bool:
+    """Superusers, the organising club's administrators and the competition's organisers."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser or is_club_admin(user, competition.club_id):
+        return True
+    return competition.organisers.filter(pk=user.pk).exists()
 
 
 def can_enter_scores(user: Any, competition: Competition) -> bool:
-    """Superusers and the administrators of the organising club enter and correct score sheets."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_superuser:
+    return can_manage_competition(user, competition)
+
+
+def can_enter_sheet(user: Any, sheet: ScoreSheet, table_code: str | None) -> bool:
+    """Those who manage the competition, or whoever holds this sheet's table code."""
+    if table_code and table_code == sheet.captain_code:
         return True
-    return Membership.objects.filter(club_id=competition.club_id, player__user=user, is_admin=True).exists()
+    return can_manage_competition(user, sheet.table.round.competition)
+
+
+def visible_competitions(user: Any) -> QuerySet[Competition]:
+    """Public competitions, and the ones this user manages."""
+    qs = Competition.objects.all()
+    if not getattr(user, "is_authenticated", False):
+        return qs.filter(is_public=True)
+    if user.is_superuser:
+        return qs
+    return qs.filter(Q(is_public=True) | Q(club_id__in=admin_club_ids(user)) | Q(organisers=user)).distinct()

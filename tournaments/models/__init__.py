@@ -2,6 +2,7 @@
 
 from tournaments.models.clubs import Club, Membership, Player
 from tournaments.models.competitions import Competition, Game, Registration, Round
+from tournaments.models.idempotency import IdempotentRequest
 from tournaments.models.rules import RuleSet
 from tournaments.models.sheets import DealEntry, Penalty, ScoreSheet
 from tournaments.models.tables import Seat, Table
@@ -11,6 +12,7 @@ __all__ = [
     "Competition",
     "DealEntry",
     "Game",
+    "IdempotentRequest",
     "Membership",
     "Penalty",
     "Player",

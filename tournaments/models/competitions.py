@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -29,6 +30,10 @@ class Competition(models.Model):
     entries_version = models.PositiveBigIntegerField(default=0, editable=False)
     players = models.ManyToManyField(
         "tournaments.Player", through="tournaments.Registration", related_name="competitions"
+    )
+    # People who run this competition without administering the club (a federation's tournament director).
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="organised_competitions", verbose_name=_("organisers")
     )
 
     class Meta:
@@ -65,9 +70,14 @@ class Registration(models.Model):
 class Round(models.Model):
     """A tournament round or a league evening."""
 
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft seating")
+        PUBLISHED = "published", _("Published")
+
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("number"))
     seed = models.BigIntegerField(_("seating seed"), default=0)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.DRAFT)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,6 +1,12 @@
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+
+def new_table_code() -> str:
+    return secrets.token_hex(4)
 
 
 class ScoreSheet(models.Model):
@@ -14,6 +20,8 @@ class ScoreSheet(models.Model):
 
     table = models.OneToOneField("tournaments.Table", on_delete=models.CASCADE, related_name="sheet")
     state = models.CharField(_("state"), max_length=16, choices=State.choices, default=State.DRAFT)
+    # Given to the table: whoever holds it may enter this sheet's lines (a tablet at the table, a captain's phone).
+    captain_code = models.CharField(_("table code"), max_length=12, unique=True, default=new_table_code)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

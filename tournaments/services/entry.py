@@ -19,7 +19,7 @@ import games
 from games.errors import FieldError, InvalidLine, InvalidSheet
 from scoring.services import request_standings
 from tournaments.models import Competition, DealEntry, ScoreSheet
-from tournaments.services.errors import EntryRejected
+from tournaments.services.errors import EntryRejected, StaleVersion
 
 
 @dataclass
@@ -51,15 +51,18 @@ def record_deal(
     by: Any = None,
     idempotency_key: str | None = None,
     source: str = DealEntry.Source.FORM,
+    expected_version: int | None = None,
 ) -> EntryResult:
     """Validate, settle and store one line of ``sheet``: the next deal, or a correction of an earlier one.
 
     Raises ``EntryRejected`` with every error per field, saving nothing.
-    The same ``idempotency_key`` twice stores one line.
+    The same ``idempotency_key`` twice stores one line. A correction made
+    with ``expected_version`` is refused (``StaleVersion``) when someone
+    else changed that deal since: no update is lost.
     """
     try:
         with transaction.atomic():
-            return _record(sheet.pk, line, by, idempotency_key, source)
+            return _record(sheet.pk, line, by, idempotency_key, source, expected_version)
     except IntegrityError:
         # A concurrent request with the same key won the race: answer with its line.
         existing = _existing(sheet.pk, idempotency_key, line)
@@ -68,7 +71,9 @@ def record_deal(
         return EntryResult(existing, created=False)
 
 
-def _record(sheet_id: int, line: Any, by: Any, key: str | None, source: str) -> EntryResult:
+def _record(
+    sheet_id: int, line: Any, by: Any, key: str | None, source: str, expected_version: int | None
+) -> EntryResult:
     sheet = (
         ScoreSheet.objects.select_for_update().select_related("table__round__competition__rule_set").get(pk=sheet_id)
     )
@@ -84,6 +89,10 @@ def _record(sheet_id: int, line: Any, by: Any, key: str | None, source: str) -> 
     engine = engine_sheet(sheet, [e.line for e in current])
     deal = line.get("deal")
     is_correction = type(deal) is int and 1 <= deal <= len(current)
+    if expected_version is not None:
+        held = current[deal - 1].version if is_correction else 0
+        if held != expected_version:
+            raise StaleVersion(current[deal - 1] if is_correction else None, expected_version)
     user = by if getattr(by, "is_authenticated", False) else None
     resettled: list[DealEntry] = []
     if is_correction:

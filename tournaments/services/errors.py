@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from games.errors import FieldError
 
@@ -27,3 +28,12 @@ class EntryRejected(ServiceError):
         for e in self.errors:
             out.setdefault(e.field or "__all__", []).append(e.message)
         return out
+
+
+class StaleVersion(ServiceError):
+    """A correction was based on a version of the deal that is no longer current."""
+
+    def __init__(self, current: Any, expected: int):
+        self.current = current  # the current DealEntry, or None if the deal has no line yet
+        held = current.version if current is not None else 0
+        super().__init__(f"this deal is at version {held}, not {expected}: someone changed it in the meantime")

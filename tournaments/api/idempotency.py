@@ -1,0 +1,104 @@
+"""``Idempotency-Key`` on POST: a retry gets the first response back; nothing is stored twice.
+
+The key is claimed before the view runs (a unique row per key and user), so
+two concurrent retries cannot both write: the second sees the claim and is
+told to retry later (409), or gets the stored response once it is there.
+A server error releases the key so the client can try again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from rest_framework import status
+from rest_framework.exceptions import APIException
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.models import IdempotentRequest
+
+HEADER = "Idempotency-Key"
+
+
+class Replay(Exception):
+    def __init__(self, claim: IdempotentRequest):
+        self.claim = claim
+
+
+class KeyConflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "idempotency_conflict"
+
+
+class KeyReused(APIException):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_code = "idempotency_key_reused"
+
+
+def _fingerprint(request: Request) -> str:
+    digest = hashlib.sha256()
+    digest.update(request.method.encode() + b" " + request.path.encode() + b"\n")
+    digest.update(request._request.body)
+    return digest.hexdigest()
+
+
+def claim(request: Request) -> IdempotentRequest | None:
+    """Claim the request's key, or raise ``Replay``/``KeyConflict``/``KeyReused``. ``None`` without a key."""
+    key = request.headers.get(HEADER)
+    if request.method != "POST" or not key:
+        return None
+    if len(key) > 200:
+        raise KeyReused(f"{HEADER} is at most 200 characters")
+    user = request.user if request.user.is_authenticated else None
+    fingerprint = _fingerprint(request)
+    try:
+        with transaction.atomic():
+            return IdempotentRequest.objects.create(key=key, user=user, fingerprint=fingerprint)
+    except IntegrityError:
+        existing = IdempotentRequest.objects.get(key=key, user=user)
+    if existing.fingerprint != fingerprint:
+        raise KeyReused(f"{HEADER} {key!r} was used for another request")
+    if existing.state != IdempotentRequest.State.DONE:
+        raise KeyConflict(f"a request with {HEADER} {key!r} is still being processed: retry shortly")
+    raise Replay(existing)
+
+
+def store(claimed: IdempotentRequest, response: Response) -> None:
+    if response.status_code >= 500:
+        claimed.delete()  # let the client retry
+        return
+    body = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
+    claimed.state = IdempotentRequest.State.DONE
+    claimed.status_code = response.status_code
+    claimed.response = body
+    claimed.save(update_fields=["state", "status_code", "response"])
+
+
+def replayed(claimed: IdempotentRequest) -> Response:
+    return Response(claimed.response, status=claimed.status_code or 200, headers={"Idempotent-Replayed": "true"})
+
+
+class IdempotentMixin:
+    """For viewsets: every POST honours ``Idempotency-Key``."""
+
+    _claimed: IdempotentRequest | None = None
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        self._claimed = claim(request)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, Replay):
+            return replayed(exc.claim)
+        return super().handle_exception(exc)  # type: ignore[misc, no-any-return]
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+        if self._claimed is not None:
+            store(self._claimed, response)
+            self._claimed = None
+        return response

@@ -1,0 +1,195 @@
+"""API representations. Validation of anything game-specific is the engine's (through services)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from scoring.models import Rating, Standing
+from tournaments.models import Club, Competition, DealEntry, Penalty, Player, Round, RuleSet, ScoreSheet, Seat, Table
+
+
+class ClubSerializer(serializers.ModelSerializer[Club]):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "slug", "city"]
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    """What anyone sees of a player: the display name only."""
+
+    name = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name"]
+
+
+class PlayerDetailSerializer(serializers.ModelSerializer[Player]):
+    """For the player and their club's administrators; ``club`` (write-only) makes the new player a member."""
+
+    name = serializers.CharField(read_only=True)
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), write_only=True, required=False)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "first_name", "last_name", "federation_id", "club"]
+
+
+class RuleSetSerializer(serializers.ModelSerializer[RuleSet]):
+    class Meta:
+        model = RuleSet
+        fields = ["id", "name", "club", "game", "preset", "overrides"]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        candidate = RuleSet(**{**({} if self.instance is None else _fields(self.instance)), **attrs})
+        try:
+            candidate.clean()  # the engine judges preset and overrides
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from exc
+        return attrs
+
+
+def _fields(instance: RuleSet) -> dict[str, Any]:
+    return {
+        "name": instance.name,
+        "club": instance.club,
+        "game": instance.game,
+        "preset": instance.preset,
+        "overrides": instance.overrides,
+    }
+
+
+class CompetitionSerializer(serializers.ModelSerializer[Competition]):
+    game = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Competition
+        fields = [
+            "id",
+            "club",
+            "name",
+            "slug",
+            "kind",
+            "game",
+            "rule_set",
+            "deals_per_session",
+            "is_public",
+            "starts_on",
+        ]
+
+
+class SeatSerializer(serializers.ModelSerializer[Seat]):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = Seat
+        fields = ["position", "player", "player_name"]
+
+
+class TableSerializer(serializers.ModelSerializer[Table]):
+    seats = SeatSerializer(many=True, read_only=True)
+    sheet = serializers.PrimaryKeyRelatedField(read_only=True)
+    round_number = serializers.IntegerField(source="round.number", read_only=True)
+
+    class Meta:
+        model = Table
+        fields = ["id", "round", "round_number", "number", "size", "seats", "sheet"]
+
+
+class RoundSerializer(serializers.ModelSerializer[Round]):
+    tables = TableSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Round
+        fields = ["id", "competition", "number", "seed", "status", "tables"]
+        read_only_fields = ["number", "status", "tables"]
+        extra_kwargs = {"seed": {"required": False}}
+
+
+class DealEntrySerializer(serializers.ModelSerializer[DealEntry]):
+    class Meta:
+        model = DealEntry
+        fields = ["deal_number", "version", "line", "contract", "points", "multiplier", "source", "created_at"]
+
+
+class ScoreSheetSerializer(serializers.ModelSerializer[ScoreSheet]):
+    competition = serializers.IntegerField(source="table.round.competition_id", read_only=True)
+    round = serializers.IntegerField(source="table.round_id", read_only=True)
+    lines = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ScoreSheet
+        fields = ["id", "table", "round", "competition", "state", "lines"]
+
+    def get_lines(self, sheet: ScoreSheet) -> list[dict[str, Any]]:
+        current = sorted((e for e in sheet.entries.all() if e.is_current), key=lambda e: e.deal_number)
+        return DealEntrySerializer(current, many=True).data  # type: ignore[return-value]
+
+
+class LineCorrectionSerializer(serializers.Serializer[Any]):
+    line = serializers.DictField(help_text="The engine's score-sheet line (see the games package).")
+    version = serializers.IntegerField(min_value=0, help_text="The version this correction is based on.")
+
+
+class PenaltySerializer(serializers.ModelSerializer[Penalty]):
+    class Meta:
+        model = Penalty
+        fields = ["id", "competition", "round", "player", "points", "reason", "created_at"]
+
+
+class StandingSerializer(serializers.ModelSerializer[Standing]):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = Standing
+        fields = [
+            "rank",
+            "player",
+            "player_name",
+            "points",
+            "deals_played",
+            "sessions_played",
+            "penalty_points",
+            "computed_at",
+        ]
+
+
+class RatingSerializer(serializers.ModelSerializer[Rating]):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = Rating
+        fields = ["player", "player_name", "mu", "sigma", "ordinal", "deals_rated", "computed_at"]
+
+
+class ScoreRequestSerializer(serializers.Serializer[Any]):
+    players = serializers.ChoiceField(choices=[2, 3, 4, 5], default=4)
+    deals = serializers.IntegerField(required=False, allow_null=True, help_text="16 or 24; null for Zwicken")
+    lines = serializers.ListField(child=serializers.DictField(), help_text="Score-sheet lines, in order.")
+
+
+class LineErrorSerializer(serializers.Serializer[Any]):
+    line = serializers.IntegerField(allow_null=True)
+    code = serializers.CharField()
+    field = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ErrorsSerializer(serializers.Serializer[Any]):
+    errors = LineErrorSerializer(many=True)
+
+
+class ScoreResultSerializer(serializers.Serializer[Any]):
+    deal = serializers.IntegerField()
+    contract = serializers.CharField()
+    points = serializers.ListField(child=serializers.IntegerField())
+    multiplier = serializers.IntegerField()
+    totals = serializers.ListField(child=serializers.IntegerField())
+
+
+class ScoreResponseSerializer(serializers.Serializer[Any]):
+    results = ScoreResultSerializer(many=True)
+    totals = serializers.ListField(child=serializers.IntegerField())

@@ -1,0 +1,21 @@
+from django.urls import include, path
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
+
+from tournaments.api import views_results, views_setup
+
+router = DefaultRouter()
+router.register("clubs", views_setup.ClubViewSet, basename="club")
+router.register("players", views_setup.PlayerViewSet, basename="player")
+router.register("rulesets", views_setup.RuleSetViewSet, basename="ruleset")
+router.register("competitions", views_setup.CompetitionViewSet, basename="competition")
+router.register("rounds", views_setup.RoundViewSet, basename="round")
+router.register("tables", views_setup.TableViewSet, basename="table")
+router.register("sheets", views_results.ScoreSheetViewSet, basename="sheet")
+router.register("penalties", views_setup.PenaltyViewSet, basename="penalty")
+router.register("ratings", views_results.RatingViewSet, basename="rating")
+
+urlpatterns = [
+    path("", include(router.urls)),
+    path("token/", obtain_auth_token, name="api-token"),
+]

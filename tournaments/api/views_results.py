@@ -1,0 +1,158 @@
+"""Score sheets and their lines, standings, ratings, the stateless calculator, import and export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.parsers import BaseParser, JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring.models import Rating
+from tournaments import permissions as rules
+from tournaments.api.errors import FMT, csv_response, errors_response
+from tournaments.api.serializers import (
+    DealEntrySerializer,
+    ErrorsSerializer,
+    LineCorrectionSerializer,
+    RatingSerializer,
+    ScoreSheetSerializer,
+)
+from tournaments.api.views_setup import Base
+from tournaments.models import ScoreSheet
+from tournaments.services.entry import record_deal
+from tournaments.services.errors import EntryRejected, StaleVersion
+from tournaments.services.transfer import (
+    ImportRejected,
+    import_lines,
+    parse_sheet_csv,
+    sheet_csv,
+)
+
+TABLE_CODE = "X-Table-Code"
+
+
+class CSVTextParser(BaseParser):
+    """``text/csv`` bodies arrive as text; the transfer service reads the rows."""
+
+    media_type = "text/csv"
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> str:
+        return str(stream.read().decode("utf-8", errors="replace"))
+
+
+TABLE_CODE_PARAM = OpenApiParameter(
+    TABLE_CODE, str, location=OpenApiParameter.HEADER, required=False, description="the sheet's table code"
+)
+
+
+class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
+    """A table's score sheet. Lines are written by the competition's organisers or with the table code."""
+
+    serializer_class = ScoreSheetSerializer
+    filterset_fields = ["table__round", "table__round__competition", "state"]
+    permission_classes = [AllowAny]  # writes check the organiser role or the table code themselves
+
+    def get_queryset(self) -> QuerySet[ScoreSheet]:
+        visible = rules.visible_competitions(self.request.user)
+        return (
+            ScoreSheet.objects.filter(table__round__competition__in=visible)
+            .select_related("table__round")
+            .prefetch_related("entries")
+            .order_by("pk")
+        )
+
+    def _writable(self, request: Request, pk: str | None) -> ScoreSheet:
+        sheet = get_object_or_404(ScoreSheet.objects.select_related("table__round__competition"), pk=pk)
+        if not rules.can_enter_sheet(request.user, sheet, request.headers.get(TABLE_CODE)):
+            raise PermissionDenied("Only the competition's organisers, or the table with its code, enter this sheet.")
+        return sheet
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={201: DealEntrySerializer, 200: DealEntrySerializer, 400: ErrorsSerializer},
+        parameters=[TABLE_CODE_PARAM],
+        description="Add the sheet's next line (the engine's line format) or correct an earlier one.",
+    )
+    @action(detail=True, methods=["post"], url_path="lines")
+    def add_line(self, request: Request, pk: str | None = None) -> Response:
+        sheet = self._writable(request, pk)
+        key = request.headers.get("Idempotency-Key")
+        try:
+            result = record_deal(sheet, request.data, by=request.user, idempotency_key=key, source="api")
+        except EntryRejected as exc:
+            return errors_response((None, e) for e in exc.errors)
+        code = status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
+        return Response(DealEntrySerializer(result.entry).data, status=code)
+
+    @extend_schema(
+        request=LineCorrectionSerializer,
+        responses={200: DealEntrySerializer, 400: ErrorsSerializer, 409: DealEntrySerializer},
+        parameters=[TABLE_CODE_PARAM, OpenApiParameter("deal", int, location=OpenApiParameter.PATH)],
+        description="Correct deal N, based on the version you saw; a stale version gets 409 and the current line.",
+    )
+    @action(detail=True, methods=["put"], url_path=r"lines/(?P<deal>[0-9]+)")
+    def correct_line(self, request: Request, pk: str | None = None, deal: str | None = None) -> Response:
+        sheet = self._writable(request, pk)
+        body = LineCorrectionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        line = dict(body.validated_data["line"])
+        if line.get("deal") != int(deal or 0):
+            raise ValidationError({"line": f"the line's deal must be {deal}, the deal in the address"})
+        try:
+            result = record_deal(
+                sheet, line, by=request.user, source="api", expected_version=body.validated_data["version"]
+            )
+        except StaleVersion as exc:
+            current = DealEntrySerializer(exc.current).data if exc.current is not None else {"version": 0}
+            return Response(current, status=status.HTTP_409_CONFLICT)
+        except EntryRejected as exc:
+            return errors_response((None, e) for e in exc.errors)
+        return Response(DealEntrySerializer(result.entry).data)
+
+    @extend_schema(parameters=[FMT], responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def export(self, request: Request, pk: str | None = None) -> Response | HttpResponse:
+        sheet = self.get_object()
+        if request.query_params.get("fmt") == "csv":
+            return csv_response(sheet_csv(sheet), f"sheet-{sheet.pk}")
+        lines = list(sheet.entries.filter(is_current=True).order_by("deal_number").values_list("line", flat=True))
+        return Response({"lines": lines})
+
+    @extend_schema(
+        request={"application/json": OpenApiTypes.OBJECT, "text/csv": OpenApiTypes.STR},
+        responses={201: DealEntrySerializer(many=True), 400: ErrorsSerializer},
+        parameters=[TABLE_CODE_PARAM],
+        description='Import lines after the current ones: JSON {"lines": [...]} or CSV. All or nothing.',
+    )
+    @action(detail=True, methods=["post"], url_path="import", parser_classes=[JSONParser, CSVTextParser])
+    def import_(self, request: Request, pk: str | None = None) -> Response:
+        sheet = self._writable(request, pk)
+        try:
+            if isinstance(request.data, str):
+                lines = parse_sheet_csv(request.data)
+            else:
+                data = request.data
+                lines = data.get("lines") if isinstance(data, dict) else data
+            entries = import_lines(sheet, lines, by=request.user)
+        except ImportRejected as exc:
+            return errors_response(exc.errors)
+        return Response(DealEntrySerializer(entries, many=True).data, status=status.HTTP_201_CREATED)
+
+
+class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet[Any]):
+    """OpenSkill ratings over every deal played, best first."""
+
+    queryset = Rating.objects.select_related("player").order_by("-ordinal", "player_id")
+    serializer_class = RatingSerializer
+    permission_classes = [AllowAny]
+    filterset_fields = ["player"]

@@ -1,0 +1,285 @@
+"""Clubs, players, rule sets, competitions, rounds (seatings), tables and penalties."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+import games
+from games.errors import GameError
+from tournaments import permissions as rules
+from tournaments.api.calculator import score_lines
+from tournaments.api.errors import FMT, csv_response, errors_response
+from tournaments.api.idempotency import IdempotentMixin
+from tournaments.api.permissions import ReadOrManage
+from tournaments.api.serializers import (
+    ClubSerializer,
+    CompetitionSerializer,
+    ErrorsSerializer,
+    PenaltySerializer,
+    PlayerDetailSerializer,
+    PlayerSerializer,
+    RoundSerializer,
+    RuleSetSerializer,
+    ScoreRequestSerializer,
+    ScoreResponseSerializer,
+    StandingSerializer,
+    TableSerializer,
+)
+from tournaments.models import Club, Competition, Membership, Penalty, Player, Round, RuleSet, Table
+from tournaments.services.competitions import create_competition, create_round
+from tournaments.services.errors import ServiceError
+from tournaments.services.transfer import (
+    ImportRejected,
+    export_competition,
+    import_competition,
+    standings_csv,
+    standings_rows,
+)
+
+PERMISSIONS = [IsAuthenticatedOrReadOnly, ReadOrManage]
+
+
+class Base(IdempotentMixin, viewsets.GenericViewSet[Any]):
+    permission_classes = PERMISSIONS
+
+
+class ClubViewSet(
+    Base, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin
+):
+    """Clubs. Anyone reads; a superuser creates; the club's administrators change it."""
+
+    queryset = Club.objects.order_by("name")
+    serializer_class = ClubSerializer
+    filterset_fields = ["slug", "city"]
+
+    def perform_create(self, serializer: Any) -> None:
+        if not self.request.user.is_superuser:
+            raise PermissionDenied("Only a superuser creates clubs.")
+        serializer.save()
+
+
+class PlayerViewSet(
+    Base, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin
+):
+    """Players: their display name for everyone; details for the player and their clubs' administrators."""
+
+    queryset = Player.objects.order_by("last_name", "first_name", "id")
+    filterset_fields = ["memberships__club"]
+
+    def get_serializer_class(self) -> Any:
+        if self.action in ("create", "update", "partial_update", "me"):
+            return PlayerDetailSerializer
+        return PlayerSerializer
+
+    def perform_create(self, serializer: Any) -> None:
+        club = serializer.validated_data.pop("club", None)
+        if club is None:
+            raise ValidationError({"club": "Name the club the new player joins."})
+        if not rules.is_club_admin(self.request.user, club.pk):
+            raise PermissionDenied("Only the club's administrators add its players.")
+        player = serializer.save()
+        Membership.objects.create(club=club, player=player)
+
+    @extend_schema(responses=PlayerDetailSerializer)
+    @action(detail=False, methods=["get"], permission_classes=[IsAuthenticated])
+    def me(self, request: Request) -> Response:
+        player = Player.objects.filter(user=request.user).first()
+        if player is None:
+            return Response({"detail": "Your account is not linked to a player."}, status=status.HTTP_404_NOT_FOUND)
+        return Response(PlayerDetailSerializer(player).data)
+
+
+class RuleSetViewSet(
+    Base, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin
+):
+    """Rule sets: an engine preset plus overrides, validated by the engine."""
+
+    queryset = RuleSet.objects.order_by("name")
+    serializer_class = RuleSetSerializer
+    filterset_fields = ["club", "game", "preset"]
+
+    def perform_create(self, serializer: Any) -> None:
+        club = serializer.validated_data.get("club")
+        allowed = self.request.user.is_superuser or (
+            club is not None and rules.is_club_admin(self.request.user, club.pk)
+        )
+        if not allowed:
+            raise PermissionDenied("Rule sets belong to a club you administer.")
+        serializer.save()
+
+    @extend_schema(
+        request=ScoreRequestSerializer,
+        responses={200: ScoreResponseSerializer, 400: ErrorsSerializer},
+        description="Score lines under this rule set and return the engine's points or its errors; stores nothing.",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[AllowAny])
+    def score(self, request: Request, pk: str | None = None) -> Response:
+        return score_lines(self.get_object().engine_rules(), request.data)
+
+    @extend_schema(
+        request=ScoreRequestSerializer,
+        responses={200: ScoreResponseSerializer, 400: ErrorsSerializer, 404: OpenApiTypes.OBJECT},
+        parameters=[OpenApiParameter("name", str, location=OpenApiParameter.PATH, description="e.g. iwwa, flemish")],
+        description="Score lines under an engine preset (with +variants); stores nothing.",
+    )
+    @action(
+        detail=False, methods=["post"], url_path=r"presets/(?P<name>[a-z0-9_+]+)/score", permission_classes=[AllowAny]
+    )
+    def score_preset(self, request: Request, name: str | None = None) -> Response:
+        try:
+            engine_rules = games.find(name or "")
+        except GameError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_404_NOT_FOUND)
+        return score_lines(engine_rules, request.data)
+
+
+class CompetitionViewSet(
+    Base, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, mixins.UpdateModelMixin
+):
+    """Competitions you may see: public ones and those you run."""
+
+    serializer_class = CompetitionSerializer
+    filterset_fields = ["club", "kind", "game", "slug"]
+
+    def get_queryset(self) -> QuerySet[Competition]:
+        return rules.visible_competitions(self.request.user).select_related("club", "rule_set").order_by("pk")
+
+    def perform_create(self, serializer: Any) -> None:
+        data = serializer.validated_data
+        if not rules.is_club_admin(self.request.user, data["club"].pk):
+            raise PermissionDenied("Competitions are created by the organising club's administrators.")
+        try:
+            serializer.instance = create_competition(**data)
+        except ServiceError as exc:
+            raise ValidationError(str(exc)) from exc
+        except Exception as exc:  # full_clean's ValidationError: field problems
+            if hasattr(exc, "message_dict"):
+                raise ValidationError(exc.message_dict) from exc
+            raise
+
+    @extend_schema(parameters=[FMT], responses=StandingSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, pk: str | None = None) -> Response | HttpResponse:
+        competition = self.get_object()
+        if request.query_params.get("fmt") == "csv":
+            return csv_response(standings_csv(competition), f"standings-{competition.slug}")
+        return Response(standings_rows(competition))
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def archive(self, request: Request, pk: str | None = None) -> Response:
+        competition = self.get_object()
+        if not rules.can_manage_competition(request.user, competition):
+            raise PermissionDenied("Only the competition's organisers export it whole.")
+        return Response(export_competition(competition))
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        parameters=[OpenApiParameter("club", int, required=True, description="the club that imports it")],
+        responses={201: CompetitionSerializer, 400: ErrorsSerializer},
+        description="Import a competition archive (from archive/) into a club; all or nothing.",
+    )
+    @action(detail=False, methods=["post"], url_path="import", permission_classes=[IsAuthenticated])
+    def import_archive(self, request: Request) -> Response:
+        club_id = request.query_params.get("club", "")
+        club = get_object_or_404(Club, pk=int(club_id) if club_id.isdigit() else 0)
+        if not rules.is_club_admin(request.user, club.pk):
+            raise PermissionDenied("Only the club's administrators import competitions into it.")
+        try:
+            competition = import_competition(request.data, club=club, by=request.user)
+        except ImportRejected as exc:
+            return errors_response(exc.errors)
+        return Response(CompetitionSerializer(competition).data, status=status.HTTP_201_CREATED)
+
+
+class RoundViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin):
+    """Rounds and their seatings. POST generates the next round's seating; ``publish`` shows it to players."""
+
+    serializer_class = RoundSerializer
+    filterset_fields = ["competition", "status", "number"]
+
+    def get_queryset(self) -> QuerySet[Round]:
+        visible = rules.visible_competitions(self.request.user)
+        return (
+            Round.objects.filter(competition__in=visible)
+            .select_related("competition")
+            .prefetch_related("tables__seats__player", "tables__sheet")
+            .order_by("competition_id", "number")
+        )
+
+    def perform_create(self, serializer: Any) -> None:
+        competition = serializer.validated_data["competition"]
+        if not rules.can_manage_competition(self.request.user, competition):
+            raise PermissionDenied("Only the competition's organisers generate seatings.")
+        try:
+            serializer.instance = create_round(competition, seed=serializer.validated_data.get("seed"))
+        except ServiceError as exc:
+            raise ValidationError(str(exc)) from exc
+
+    @extend_schema(request=None, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def publish(self, request: Request, pk: str | None = None) -> Response:
+        round_ = self.get_object()
+        Round.objects.filter(pk=round_.pk).update(status=Round.Status.PUBLISHED)
+        round_.refresh_from_db()
+        return Response(RoundSerializer(round_).data)
+
+
+class TableViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
+    serializer_class = TableSerializer
+    filterset_fields = ["round", "round__competition"]
+
+    def get_queryset(self) -> QuerySet[Table]:
+        visible = rules.visible_competitions(self.request.user)
+        return (
+            Table.objects.filter(round__competition__in=visible)
+            .select_related("round", "sheet")
+            .prefetch_related("seats__player")
+            .order_by("round_id", "number")
+        )
+
+
+class PenaltyViewSet(
+    Base, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, mixins.DestroyModelMixin
+):
+    """Points deducted by the organisers, outside any deal; they count in the standings."""
+
+    serializer_class = PenaltySerializer
+    filterset_fields = ["competition", "player"]
+
+    def get_queryset(self) -> QuerySet[Penalty]:
+        return Penalty.objects.filter(competition__in=rules.visible_competitions(self.request.user)).order_by("pk")
+
+    def perform_create(self, serializer: Any) -> None:
+        competition = serializer.validated_data["competition"]
+        if not rules.can_manage_competition(self.request.user, competition):
+            raise PermissionDenied("Only the competition's organisers give penalties.")
+        serializer.save(created_by=self.request.user)
+        _standings_follow(competition.pk)
+
+    def perform_destroy(self, instance: Penalty) -> None:
+        competition_id = instance.competition_id
+        instance.delete()
+        _standings_follow(competition_id)
+
+
+def _standings_follow(competition_id: int) -> None:
+    from django.db import transaction
+    from django.db.models import F
+
+    from scoring.services import request_standings
+
+    Competition.objects.filter(pk=competition_id).update(entries_version=F("entries_version") + 1)
+    transaction.on_commit(lambda: request_standings(competition_id))

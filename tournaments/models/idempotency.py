@@ -1,0 +1,29 @@
+from django.conf import settings
+from django.db import models
+
+
+class IdempotentRequest(models.Model):
+    """A POST made with an ``Idempotency-Key``: a retry gets the first response back instead of a second write."""
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        DONE = "done"
+
+    key = models.CharField(max_length=200)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    # method, path and body hash: the same key with another request is refused, not replayed
+    fingerprint = models.CharField(max_length=64)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.PENDING)
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    response = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["key", "user"], name="idempotency_key_once_per_user"),
+            models.UniqueConstraint(
+                fields=["key"], condition=models.Q(user__isnull=True), name="idempotency_key_once_anonymous"
+            ),
+        ]
