@@ -38,6 +38,7 @@ demo: install
 	@echo "  standings:  http://127.0.0.1:8000/c/demo-tournament/"
 	@echo "  entry:      http://127.0.0.1:8000/c/demo-tournament/r1/t1/entry/"
 	@echo "  admin:      http://127.0.0.1:8000/admin/"
+	@echo "  API docs:   http://127.0.0.1:8000/api/docs/  (schema: /api/schema/)"
 	@echo "  demo login: organiser / wiezen-demo"
 	@echo ""
 	$(BIN)/python manage.py runserver 127.0.0.1:8000

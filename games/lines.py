@@ -40,12 +40,12 @@ _FIELDS_BY_SIDE: dict[Side, frozenset[str]] = {
 }
 
 
-def _is_int(value: Any) -> bool:
+def is_int(value: Any) -> bool:
     return type(value) is int
 
 
-class _Errors:
-    """Collects a line's problems; cheap when there are none."""
+class LineErrors:
+    """Collects a line's problems (every game's lines use it); cheap when there are none."""
 
     __slots__ = ("items",)
 
@@ -72,7 +72,7 @@ def check_line(
     """
     if type(line) is not dict and not isinstance(line, Mapping):
         raise InvalidLine([FieldError("not_an_object", "", f"a line must be a JSON object, got {line!r}")])
-    errors = _Errors()
+    errors = LineErrors()
     if not KNOWN_FIELDS.issuperset(line):
         for key in line:
             if key not in KNOWN_FIELDS:
@@ -83,7 +83,7 @@ def check_line(
     deal = line.get("deal")
     if deal is None:
         errors.add("missing_field", "deal", "deal number is missing")
-    elif not _is_int(deal):
+    elif not is_int(deal):
         errors.add("wrong_type", "deal", f"deal must be a whole number, got {deal!r}")
     elif deal != next_deal:
         errors.add(
@@ -100,7 +100,7 @@ def check_line(
     dealer_ok = False
     if dealer is None:
         errors.add("missing_field", "dealer", "dealer is missing")
-    elif not _is_int(dealer):
+    elif not is_int(dealer):
         errors.add("wrong_type", "dealer", f"dealer must be a seat number, got {dealer!r}")
     elif not 0 <= dealer < players:
         errors.add(
@@ -170,9 +170,9 @@ def check_line(
 
 
 def _check_seat(
-    value: Any, field: str, what: str, players: int, sitting_out: int, errors: _Errors, code_out: str
+    value: Any, field: str, what: str, players: int, sitting_out: int, errors: LineErrors, code_out: str
 ) -> bool:
-    if not _is_int(value):
+    if not is_int(value):
         errors.add("wrong_type", field, f"{what} must be a seat number, got {value!r}")
         return False
     if not 0 <= value < players:
@@ -186,7 +186,7 @@ def _check_seat(
     return True
 
 
-def _check_offender(value: Any, players: int, sitting_out: int, errors: _Errors) -> int | None:
+def _check_offender(value: Any, players: int, sitting_out: int, errors: LineErrors) -> int | None:
     if value is None:
         errors.add("missing_field", "offender", "a penalty line names its offender")
         return None
@@ -196,7 +196,7 @@ def _check_offender(value: Any, players: int, sitting_out: int, errors: _Errors)
 
 
 def _check_declarers(
-    value: Any, cid: str, side: Side, rules: RuleSet, players: int, sitting_out: int, errors: _Errors
+    value: Any, cid: str, side: Side, rules: RuleSet, players: int, sitting_out: int, errors: LineErrors
 ) -> tuple[int, ...]:
     if value is None:
         errors.add("missing_field", "declarers", f"a {cid} line lists its declarers")
@@ -240,14 +240,14 @@ def _check_declarers(
 
 
 def _check_tricks(
-    value: Any, cid: str, side: Side, max_tricks: int, declarers: tuple[int, ...], errors: _Errors
+    value: Any, cid: str, side: Side, max_tricks: int, declarers: tuple[int, ...], errors: LineErrors
 ) -> tuple[int, ...]:
     if value is None:
         errors.add("missing_field", "tricks", f"a {cid} line gives the tricks taken")
         return ()
     if side is Side.EACH_ALONE:
-        counts = [value] if _is_int(value) else value
-        if not isinstance(counts, list) or not all(_is_int(c) for c in counts):
+        counts = [value] if is_int(value) else value
+        if not isinstance(counts, list) or not all(is_int(c) for c in counts):
             errors.add("wrong_type", "tricks", f"tricks must be a number per declarer, got {value!r}")
             return ()
         if declarers and len(counts) != len(declarers):
@@ -258,7 +258,7 @@ def _check_tricks(
             )
             return ()
     else:
-        if not _is_int(value):
+        if not is_int(value):
             if isinstance(value, list):
                 errors.add("tricks_shape", "tricks", f"{cid} gives one trick count for the whole side, got {value}")
             else:
@@ -279,11 +279,11 @@ def _check_tricks(
     return tuple(counts)
 
 
-def _check_level(value: Any, cid: str, rules: RuleSet, errors: _Errors) -> int | None:
+def _check_level(value: Any, cid: str, rules: RuleSet, errors: LineErrors) -> int | None:
     if value is None:
         errors.add("missing_field", "level", f"{cid} names its level (9..12 tricks)")
         return None
-    if not _is_int(value):
+    if not is_int(value):
         errors.add("wrong_type", "level", f"level must be a whole number, got {value!r}")
         return None
     if not 9 <= value <= 12:
@@ -300,7 +300,7 @@ def _check_level(value: Any, cid: str, rules: RuleSet, errors: _Errors) -> int |
     return int(value)
 
 
-def _check_trump(value: Any, cid: str, rule: TrumpRule, errors: _Errors) -> str | None:
+def _check_trump(value: Any, cid: str, rule: TrumpRule, errors: LineErrors) -> str | None:
     if value is None:
         if rule is TrumpRule.CHOSEN:
             errors.add(
@@ -316,8 +316,8 @@ def _check_trump(value: Any, cid: str, rule: TrumpRule, errors: _Errors) -> str 
     return value
 
 
-def _check_points_shape(value: Any, players: int, errors: _Errors) -> None:
-    if not isinstance(value, list) or len(value) != players or not all(_is_int(p) for p in value):
+def _check_points_shape(value: Any, players: int, errors: LineErrors) -> None:
+    if not isinstance(value, list) or len(value) != players or not all(is_int(p) for p in value):
         errors.add("wrong_type", "points", f"points must be {players} whole numbers, one per seat, got {value!r}")
     elif sum(value) != 0:
         errors.add("points_not_zero_sum", "points", f"points {value} sum to {sum(value)}, not zero")

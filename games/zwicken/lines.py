@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from games.errors import FieldError, InvalidLine, SessionError
+from games.lines import LineErrors, is_int
 from games.rulesets import RuleSet, ZwickenOptions
 from games.settlement import Settled
 
@@ -49,20 +50,6 @@ def zwicken_options(rules: RuleSet) -> ZwickenOptions:
     return rules.zwicken
 
 
-class _Errors:
-    __slots__ = ("items",)
-
-    def __init__(self) -> None:
-        self.items: list[FieldError] = []
-
-    def add(self, code: str, field: str, message: str) -> None:
-        self.items.append(FieldError(code, field, message))
-
-
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
 def check_zwicken_line(
     line: object,
     rules: RuleSet,
@@ -80,7 +67,7 @@ def check_zwicken_line(
     options = zwicken_options(rules)
     if not isinstance(line, Mapping):
         raise InvalidLine([FieldError("not_an_object", "", f"a line must be a JSON object, got {line!r}")])
-    errors = _Errors()
+    errors = LineErrors()
     for key in line:
         if key not in KNOWN_FIELDS:
             errors.add("unknown_field", str(key), f"unknown field {key!r} (known: {', '.join(sorted(KNOWN_FIELDS))})")
@@ -88,7 +75,7 @@ def check_zwicken_line(
     deal = line.get("deal")
     if deal is None:
         errors.add("missing_field", "deal", "deal number is missing")
-    elif not _is_int(deal):
+    elif not is_int(deal):
         errors.add("wrong_type", "deal", f"deal must be a whole number, got {deal!r}")
     elif deal != next_deal:
         errors.add("deal_out_of_sequence", "deal", f"deal {deal} is out of sequence: the next deal is {next_deal}")
@@ -96,7 +83,7 @@ def check_zwicken_line(
     dealer = line.get("dealer")
     if dealer is None:
         errors.add("missing_field", "dealer", "dealer is missing")
-    elif not _is_int(dealer):
+    elif not is_int(dealer):
         errors.add("wrong_type", "dealer", f"dealer must be a seat number, got {dealer!r}")
     elif not 0 <= dealer < players:
         errors.add(
@@ -133,7 +120,7 @@ def check_zwicken_line(
 
     chips = _check_chips(line.get("chips"), players, errors) if "chips" in line else None
     pot_after = line.get("pot")
-    if pot_after is not None and (not _is_int(pot_after) or pot_after < 0):
+    if pot_after is not None and (not is_int(pot_after) or pot_after < 0):
         errors.add("wrong_type", "pot", f"pot must be a whole number of chips, 0 or more, got {pot_after!r}")
         pot_after = None
     if chips is not None and pot_after is not None and sum(chips) + pot_after - pot != 0:
@@ -154,7 +141,7 @@ def check_zwicken_line(
 
 
 def _check_play(
-    line: Mapping[str, Any], options: ZwickenOptions, players: int, errors: _Errors
+    line: Mapping[str, Any], options: ZwickenOptions, players: int, errors: LineErrors
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int | None]:
     hand = options.hand
     for key in ("played", "tricks"):
@@ -174,7 +161,7 @@ def _check_play(
             )
         elif len(value) != players:
             errors.add("tricks_shape", "tricks", f"tricks gives one count per seat: {players} counts, got {value}")
-        elif not all(_is_int(t) for t in value):
+        elif not all(is_int(t) for t in value):
             errors.add("wrong_type", "tricks", f"tricks must be whole numbers, got {value}")
         elif any(not 0 <= t <= hand for t in value):
             errors.add("tricks_out_of_range", "tricks", f"each seat takes 0..{hand} tricks, got {value}")
@@ -202,7 +189,7 @@ def _check_play(
 
     trump_ace = line.get("trump_ace")
     if trump_ace is not None:
-        if not _is_int(trump_ace):
+        if not is_int(trump_ace):
             errors.add("wrong_type", "trump_ace", f"trump_ace must be a seat number, got {trump_ace!r}")
             trump_ace = None
         elif not 0 <= trump_ace < players:
@@ -215,8 +202,8 @@ def _check_play(
     return played or (), tricks or (), duties, trump_ace
 
 
-def _check_seats(value: Any, field: str, players: int, errors: _Errors) -> tuple[int, ...] | None:
-    if not isinstance(value, list) or not all(_is_int(s) for s in value):
+def _check_seats(value: Any, field: str, players: int, errors: LineErrors) -> tuple[int, ...] | None:
+    if not isinstance(value, list) or not all(is_int(s) for s in value):
         errors.add("wrong_type", field, f"{field} must be a list of seat numbers, got {value!r}")
         return None
     out = [s for s in value if not 0 <= s < players]
@@ -231,8 +218,8 @@ def _check_seats(value: Any, field: str, players: int, errors: _Errors) -> tuple
     return tuple(sorted(value))
 
 
-def _check_chips(value: Any, players: int, errors: _Errors) -> tuple[int, ...] | None:
-    if not isinstance(value, list) or len(value) != players or not all(_is_int(c) for c in value):
+def _check_chips(value: Any, players: int, errors: LineErrors) -> tuple[int, ...] | None:
+    if not isinstance(value, list) or len(value) != players or not all(is_int(c) for c in value):
         errors.add("wrong_type", "chips", f"chips must be {players} whole numbers, one change per seat, got {value!r}")
         return None
     return tuple(value)
