@@ -46,6 +46,13 @@ def _fingerprint(request: Request) -> str:
     return digest.hexdigest()
 
 
+def scoped_key(request: Request, key: str) -> str:
+    """A key as the entry service stores it: keys belong to their sender (a user, or a table code)."""
+    if request.user.is_authenticated:
+        return f"user-{request.user.pk}:{key}"
+    return f"table-{request.headers.get('X-Table-Code', '')[:20]}:{key}"
+
+
 def claim(request: Request) -> IdempotentRequest | None:
     """Claim the request's key, or raise ``Replay``/``KeyConflict``/``KeyReused``. ``None`` without a key."""
     key = request.headers.get(HEADER)
@@ -54,12 +61,13 @@ def claim(request: Request) -> IdempotentRequest | None:
     if len(key) > 200:
         raise KeyReused(f"{HEADER} is at most 200 characters")
     user = request.user if request.user.is_authenticated else None
+    scope = "" if user is not None else request.headers.get("X-Table-Code", "")[:40]
     fingerprint = _fingerprint(request)
     try:
         with transaction.atomic():
-            return IdempotentRequest.objects.create(key=key, user=user, fingerprint=fingerprint)
+            return IdempotentRequest.objects.create(key=key, user=user, scope=scope, fingerprint=fingerprint)
     except IntegrityError:
-        existing = IdempotentRequest.objects.get(key=key, user=user)
+        existing = IdempotentRequest.objects.get(key=key, user=user, scope=scope)
     if existing.fingerprint != fingerprint:
         raise KeyReused(f"{HEADER} {key!r} was used for another request")
     if existing.state != IdempotentRequest.State.DONE:

@@ -138,6 +138,7 @@ class PenaltySerializer(serializers.ModelSerializer[Penalty]):
     class Meta:
         model = Penalty
         fields = ["id", "competition", "round", "player", "points", "reason", "created_at"]
+        extra_kwargs = {"points": {"min_value": 1}}  # the model's check constraint: 0 would be a server error
 
 
 class StandingSerializer(serializers.ModelSerializer[Standing]):
@@ -153,7 +154,6 @@ class StandingSerializer(serializers.ModelSerializer[Standing]):
             "deals_played",
             "sessions_played",
             "penalty_points",
-            "computed_at",
         ]
 
 
@@ -180,6 +180,10 @@ class LineErrorSerializer(serializers.Serializer[Any]):
 
 class ErrorsSerializer(serializers.Serializer[Any]):
     errors = LineErrorSerializer(many=True)
+
+
+class DetailSerializer(serializers.Serializer[Any]):
+    detail = serializers.CharField()
 
 
 class ScoreResultSerializer(serializers.Serializer[Any]):

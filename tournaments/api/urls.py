@@ -1,8 +1,9 @@
-from django.urls import include, path
-from rest_framework.authtoken.views import obtain_auth_token
+from django.urls import include, path, re_path
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
 
 from tournaments.api import views_results, views_setup
+from tournaments.api.errors import ApiSchema, not_found
 
 router = DefaultRouter()
 router.register("clubs", views_setup.ClubViewSet, basename="club")
@@ -17,5 +18,7 @@ router.register("ratings", views_results.RatingViewSet, basename="rating")
 
 urlpatterns = [
     path("", include(router.urls)),
-    path("token/", obtain_auth_token, name="api-token"),
+    path("token/", ObtainAuthToken.as_view(schema=ApiSchema()), name="api-token"),
+    # anything else under the API (ending in a slash, so APPEND_SLASH still redirects): a JSON 404
+    re_path(r"^(?:.*/)?$", not_found),
 ]

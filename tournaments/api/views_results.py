@@ -6,12 +6,12 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.generics import get_object_or_404
 from rest_framework.parsers import BaseParser, JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -19,10 +19,10 @@ from rest_framework.response import Response
 
 from scoring.models import Rating
 from tournaments import permissions as rules
-from tournaments.api.errors import FMT, csv_response, errors_response
+from tournaments.api.errors import FMT, ApiSchema, csv_response, errors_response
+from tournaments.api.idempotency import HEADER, scoped_key
 from tournaments.api.serializers import (
     DealEntrySerializer,
-    ErrorsSerializer,
     LineCorrectionSerializer,
     RatingSerializer,
     ScoreSheetSerializer,
@@ -50,6 +50,16 @@ class CSVTextParser(BaseParser):
         return str(stream.read().decode("utf-8", errors="replace"))
 
 
+# 409 on a correction: the deal's current line, or only ``{"version": 0}`` when the deal has no line yet
+STALE_VERSION = OpenApiResponse(
+    {
+        "anyOf": [
+            {"$ref": "#/components/schemas/DealEntry"},
+            {"type": "object", "properties": {"version": {"type": "integer", "enum": [0]}}, "required": ["version"]},
+        ]
+    },
+    description="Someone changed the deal since the version you gave: its current line (version 0: no line yet).",
+)
 TABLE_CODE_PARAM = OpenApiParameter(
     TABLE_CODE, str, location=OpenApiParameter.HEADER, required=False, description="the sheet's table code"
 )
@@ -79,16 +89,17 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
 
     @extend_schema(
         request=OpenApiTypes.OBJECT,
-        responses={201: DealEntrySerializer, 200: DealEntrySerializer, 400: ErrorsSerializer},
+        responses={201: DealEntrySerializer, 200: DealEntrySerializer},
         parameters=[TABLE_CODE_PARAM],
         description="Add the sheet's next line (the engine's line format) or correct an earlier one.",
     )
     @action(detail=True, methods=["post"], url_path="lines")
     def add_line(self, request: Request, pk: str | None = None) -> Response:
         sheet = self._writable(request, pk)
-        key = request.headers.get("Idempotency-Key")
+        key = request.headers.get(HEADER)
+        scoped = scoped_key(request, key) if key else None
         try:
-            result = record_deal(sheet, request.data, by=request.user, idempotency_key=key, source="api")
+            result = record_deal(sheet, request.data, by=request.user, idempotency_key=scoped, source="api")
         except EntryRejected as exc:
             return errors_response((None, e) for e in exc.errors)
         code = status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
@@ -96,7 +107,7 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
 
     @extend_schema(
         request=LineCorrectionSerializer,
-        responses={200: DealEntrySerializer, 400: ErrorsSerializer, 409: DealEntrySerializer},
+        responses={200: DealEntrySerializer, 409: STALE_VERSION},
         parameters=[TABLE_CODE_PARAM, OpenApiParameter("deal", int, location=OpenApiParameter.PATH)],
         description="Correct deal N, based on the version you saw; a stale version gets 409 and the current line.",
     )
@@ -119,7 +130,10 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             return errors_response((None, e) for e in exc.errors)
         return Response(DealEntrySerializer(result.entry).data)
 
-    @extend_schema(parameters=[FMT], responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        parameters=[FMT],
+        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR},
+    )
     @action(detail=True, methods=["get"])
     def export(self, request: Request, pk: str | None = None) -> Response | HttpResponse:
         sheet = self.get_object()
@@ -130,11 +144,18 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
 
     @extend_schema(
         request={"application/json": OpenApiTypes.OBJECT, "text/csv": OpenApiTypes.STR},
-        responses={201: DealEntrySerializer(many=True), 400: ErrorsSerializer},
+        responses={201: DealEntrySerializer(many=True)},
         parameters=[TABLE_CODE_PARAM],
         description='Import lines after the current ones: JSON {"lines": [...]} or CSV. All or nothing.',
     )
-    @action(detail=True, methods=["post"], url_path="import", parser_classes=[JSONParser, CSVTextParser])
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="import",
+        parser_classes=[JSONParser, CSVTextParser],
+        filter_backends=[],
+        pagination_class=None,
+    )
     def import_(self, request: Request, pk: str | None = None) -> Response:
         sheet = self._writable(request, pk)
         try:
@@ -155,4 +176,5 @@ class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet[Any]):
     queryset = Rating.objects.select_related("player").order_by("-ordinal", "player_id")
     serializer_class = RatingSerializer
     permission_classes = [AllowAny]
+    schema = ApiSchema()
     filterset_fields = ["player"]

@@ -20,13 +20,13 @@ import games
 from games.errors import GameError
 from tournaments import permissions as rules
 from tournaments.api.calculator import score_lines
-from tournaments.api.errors import FMT, csv_response, errors_response
+from tournaments.api.errors import FMT, ApiSchema, csv_response, errors_response
 from tournaments.api.idempotency import IdempotentMixin
 from tournaments.api.permissions import ReadOrManage
 from tournaments.api.serializers import (
     ClubSerializer,
     CompetitionSerializer,
-    ErrorsSerializer,
+    DetailSerializer,
     PenaltySerializer,
     PlayerDetailSerializer,
     PlayerSerializer,
@@ -53,6 +53,7 @@ PERMISSIONS = [IsAuthenticatedOrReadOnly, ReadOrManage]
 
 class Base(IdempotentMixin, viewsets.GenericViewSet[Any]):
     permission_classes = PERMISSIONS
+    schema = ApiSchema()
 
 
 class ClubViewSet(
@@ -92,7 +93,7 @@ class PlayerViewSet(
         player = serializer.save()
         Membership.objects.create(club=club, player=player)
 
-    @extend_schema(responses=PlayerDetailSerializer)
+    @extend_schema(responses={200: PlayerDetailSerializer, 404: DetailSerializer})
     @action(detail=False, methods=["get"], permission_classes=[IsAuthenticated])
     def me(self, request: Request) -> Response:
         player = Player.objects.filter(user=request.user).first()
@@ -119,9 +120,15 @@ class RuleSetViewSet(
             raise PermissionDenied("Rule sets belong to a club you administer.")
         serializer.save()
 
+    def perform_update(self, serializer: Any) -> None:
+        if "club" in serializer.validated_data:
+            self.perform_create(serializer)  # moving a rule set needs the same right as creating it there
+        else:
+            serializer.save()
+
     @extend_schema(
         request=ScoreRequestSerializer,
-        responses={200: ScoreResponseSerializer, 400: ErrorsSerializer},
+        responses={200: ScoreResponseSerializer},
         description="Score lines under this rule set and return the engine's points or its errors; stores nothing.",
     )
     @action(detail=True, methods=["post"], permission_classes=[AllowAny])
@@ -130,8 +137,12 @@ class RuleSetViewSet(
 
     @extend_schema(
         request=ScoreRequestSerializer,
-        responses={200: ScoreResponseSerializer, 400: ErrorsSerializer, 404: OpenApiTypes.OBJECT},
-        parameters=[OpenApiParameter("name", str, location=OpenApiParameter.PATH, description="e.g. iwwa, flemish")],
+        responses={200: ScoreResponseSerializer, 404: DetailSerializer},
+        parameters=[
+            OpenApiParameter(
+                "name", str, location=OpenApiParameter.PATH, pattern=r"^[a-z0-9_+]+$", description="e.g. iwwa, flemish"
+            )
+        ],
         description="Score lines under an engine preset (with +variants); stores nothing.",
     )
     @action(
@@ -169,15 +180,28 @@ class CompetitionViewSet(
                 raise ValidationError(exc.message_dict) from exc
             raise
 
-    @extend_schema(parameters=[FMT], responses=StandingSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    def perform_update(self, serializer: Any) -> None:
+        club = serializer.validated_data.get("club")
+        if (
+            club is not None
+            and club.pk != serializer.instance.club_id
+            and not rules.is_club_admin(self.request.user, club.pk)
+        ):
+            raise PermissionDenied("A competition moves only to a club you administer.")
+        serializer.save()
+
+    @extend_schema(
+        parameters=[FMT],
+        responses={(200, "application/json"): StandingSerializer(many=True), (200, "text/csv"): OpenApiTypes.STR},
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def standings(self, request: Request, pk: str | None = None) -> Response | HttpResponse:
         competition = self.get_object()
         if request.query_params.get("fmt") == "csv":
             return csv_response(standings_csv(competition), f"standings-{competition.slug}")
         return Response(standings_rows(competition))
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 403: DetailSerializer})
     @action(detail=True, methods=["get"])
     def archive(self, request: Request, pk: str | None = None) -> Response:
         competition = self.get_object()
@@ -188,7 +212,7 @@ class CompetitionViewSet(
     @extend_schema(
         request=OpenApiTypes.OBJECT,
         parameters=[OpenApiParameter("club", int, required=True, description="the club that imports it")],
-        responses={201: CompetitionSerializer, 400: ErrorsSerializer},
+        responses={201: CompetitionSerializer, 404: DetailSerializer},
         description="Import a competition archive (from archive/) into a club; all or nothing.",
     )
     @action(detail=False, methods=["post"], url_path="import", permission_classes=[IsAuthenticated])

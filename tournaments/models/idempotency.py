@@ -9,7 +9,9 @@ class IdempotentRequest(models.Model):
         PENDING = "pending"
         DONE = "done"
 
-    key = models.CharField(max_length=200)
+    key = models.CharField(max_length=255)
+    # Anonymous senders are told apart by their table code: two tables may pick the same key.
+    scope = models.CharField(max_length=40, default="", blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
@@ -24,6 +26,6 @@ class IdempotentRequest(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["key", "user"], name="idempotency_key_once_per_user"),
             models.UniqueConstraint(
-                fields=["key"], condition=models.Q(user__isnull=True), name="idempotency_key_once_anonymous"
+                fields=["key", "scope"], condition=models.Q(user__isnull=True), name="idempotency_key_once_anonymous"
             ),
         ]

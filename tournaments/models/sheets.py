@@ -47,7 +47,7 @@ class DealEntry(models.Model):
     points = models.JSONField(_("points by seat"))
     multiplier = models.PositiveSmallIntegerField(default=1)
     source = models.CharField(max_length=16, choices=Source.choices, default=Source.FORM)
-    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    idempotency_key = models.CharField(max_length=255, null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

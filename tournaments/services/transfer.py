@@ -12,9 +12,11 @@ import io
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from games.contracts import CONTRACTS, Side
 from games.errors import FieldError, InvalidSheet
 from scoring.models import Standing
 from scoring.services import recompute_standings
@@ -86,8 +88,19 @@ def _cell(value: Any) -> str:
 
 
 def parse_sheet_csv(text: str) -> list[dict[str, Any]]:
-    """Engine lines from CSV rows (the ``points`` column, if any, is ignored: points are computed)."""
-    reader = csv.DictReader(io.StringIO(text))
+    """Engine lines from CSV rows (the ``points`` column, if any, is ignored: points are computed).
+
+    A cell that does not read as its column's type is kept as text, so the
+    engine reports it (``wrong_type``) together with every other bad row.
+    """
+    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))  # a spreadsheet's byte order mark
+    try:
+        return _read_lines(reader)
+    except csv.Error as exc:  # e.g. a cell over the csv module's size limit
+        raise ImportRejected([(None, FieldError("malformed_csv", "", f"line {reader.line_num}: {exc}"))]) from exc
+
+
+def _read_lines(reader: csv.DictReader[str]) -> list[dict[str, Any]]:
     unknown = [c for c in reader.fieldnames or [] if c not in CSV_COLUMNS]
     if not reader.fieldnames or "deal" not in reader.fieldnames:
         raise ImportRejected([(None, FieldError("missing_field", "deal", "the CSV needs a header with a deal column"))])
@@ -96,6 +109,10 @@ def parse_sheet_csv(text: str) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = []
     errors: list[tuple[int | None, FieldError]] = []
     for number, row in enumerate(reader, start=1):
+        surplus = row.pop(None, None)  # type: ignore[call-overload]
+        if surplus:
+            message = f"row {number} has {len(surplus)} more cells than the header has columns: {surplus}"
+            errors.append((number, FieldError("unknown_field", "", message)))
         line: dict[str, Any] = {}
         for key, raw in row.items():
             text_value = (raw or "").strip()
@@ -104,11 +121,18 @@ def parse_sheet_csv(text: str) -> list[dict[str, Any]]:
             try:
                 line[key] = _parse_cell(key, text_value)
             except ValueError:
-                errors.append((number, FieldError("wrong_type", key, f"{key}: {text_value!r} is not a number")))
+                line[key] = text_value
+        if type(line.get("tricks")) is int and _counts_per_declarer(line.get("contract")):
+            line["tricks"] = [line["tricks"]]  # a miserie's tricks are a list even with one declarer
         lines.append(line)
     if errors:
         raise ImportRejected(errors)
     return lines
+
+
+def _counts_per_declarer(contract_id: Any) -> bool:
+    contract = CONTRACTS.get(contract_id) if isinstance(contract_id, str) else None
+    return contract is not None and contract.side is Side.EACH_ALONE
 
 
 def _parse_cell(key: str, text: str) -> Any:
@@ -137,13 +161,17 @@ def import_lines(sheet: ScoreSheet, lines: list[Any], *, by: Any = None) -> list
 
 def _rows(exc: EntryRejected, offset: int) -> list[tuple[int | None, FieldError]]:
     cause = exc.__cause__
-    if isinstance(cause, InvalidSheet):
-        return [
-            (failure.line_number - offset if failure.line_number else None, error)
-            for failure in cause.lines
-            for error in failure.errors
-        ]
-    return [(None, e) for e in exc.errors]
+    if not isinstance(cause, InvalidSheet):
+        return [(None, e) for e in exc.errors]
+    rows: list[tuple[int | None, FieldError]] = []
+    for failure in cause.lines:
+        number = failure.line_number or 0
+        for error in failure.errors:
+            if number > offset:
+                rows.append((number - offset, error))
+            else:  # a line already on the sheet no longer fits its rule set
+                rows.append((None, FieldError("stored_lines_invalid", error.field, f"deal {number}: {error.message}")))
+    return rows
 
 
 def standings_rows(competition: Competition) -> list[dict[str, Any]]:
@@ -233,6 +261,16 @@ def import_competition(archive: Any, *, club: Club, by: Any = None, slug: str | 
         raise ImportRejected(
             [(None, FieldError("malformed_archive", "", f"the archive is incomplete: {exc!r}"))]
         ) from exc
+    except ValidationError as exc:  # the competition or its rule set, as full_clean judged them
+        raise ImportRejected(
+            (None, FieldError("invalid", "" if field == "__all__" else field, message))
+            for field, messages in _messages(exc).items()
+            for message in messages
+        ) from exc
+    except IntegrityError as exc:  # rounds, tables, seats or penalties that contradict the rules of the data
+        raise ImportRejected(
+            [(None, FieldError("inconsistent_archive", "", f"the archive contradicts itself: {exc}"))]
+        ) from exc
     recompute_standings(competition.pk, claim=False)
     return competition
 
@@ -306,6 +344,10 @@ def _import(archive: dict[str, Any], club: Club, by: Any, slug: str | None) -> C
     if errors:
         raise ImportRejected(errors)  # rolls the whole import back
     return competition
+
+
+def _messages(exc: ValidationError) -> dict[str, list[str]]:
+    return exc.message_dict if hasattr(exc, "error_dict") else {"__all__": list(exc.messages)}
 
 
 def _free_slug(wanted: str) -> str:
