@@ -7,6 +7,7 @@ here and go through the entry service (the sheet's entry page).
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from tournaments.models import (
@@ -23,6 +24,19 @@ from tournaments.models import (
     Seat,
     Table,
 )
+from tournaments.permissions import admin_club_ids
+
+
+class ClubScopedAdmin(admin.ModelAdmin):
+    """A club administrator (staff, not superuser) sees and edits only what belongs to their clubs."""
+
+    club_path = "club"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(**{f"{self.club_path}__in": admin_club_ids(request.user)}).distinct()
 
 
 class MembershipInline(admin.TabularInline):
@@ -32,7 +46,8 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(ClubScopedAdmin):
+    club_path = "pk"
     list_display = ["name", "city"]
     search_fields = ["name", "city"]
     prepopulated_fields = {"slug": ["name"]}
@@ -40,20 +55,23 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ClubScopedAdmin):
+    club_path = "memberships__club"
     list_display = ["last_name", "first_name", "federation_id", "user"]
     search_fields = ["last_name", "first_name", "federation_id"]
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(ClubScopedAdmin):
+    club_path = "club"
     list_display = ["player", "club", "is_admin"]
     list_filter = ["club", "is_admin"]
     autocomplete_fields = ["player", "club"]
 
 
 @admin.register(RuleSet)
-class RuleSetAdmin(admin.ModelAdmin):
+class RuleSetAdmin(ClubScopedAdmin):
+    club_path = "club"
     list_display = ["name", "game", "preset", "club"]
     list_filter = ["game"]
     search_fields = ["name", "preset"]
@@ -66,7 +84,8 @@ class RegistrationInline(admin.TabularInline):
 
 
 @admin.register(Competition)
-class CompetitionAdmin(admin.ModelAdmin):
+class CompetitionAdmin(ClubScopedAdmin):
+    club_path = "club"
     list_display = ["name", "club", "kind", "game", "rule_set", "deals_per_session", "is_public"]
     list_filter = ["kind", "game", "is_public", "club"]
     search_fields = ["name"]
@@ -75,7 +94,8 @@ class CompetitionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ClubScopedAdmin):
+    club_path = "competition__club"
     list_display = ["competition", "number", "seed"]
     list_filter = ["competition"]
 
@@ -88,7 +108,8 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ClubScopedAdmin):
+    club_path = "round__competition__club"
     list_display = ["round", "number", "size"]
     list_filter = ["round__competition"]
     inlines = [SeatInline]
@@ -101,7 +122,8 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ClubScopedAdmin):
+    club_path = "round__competition__club"
     list_display = ["table", "position", "player"]
     list_filter = ["round__competition"]
     readonly_fields = ["round"]
@@ -133,14 +155,16 @@ class DealEntryInline(admin.TabularInline):
 
 
 @admin.register(ScoreSheet)
-class ScoreSheetAdmin(admin.ModelAdmin):
+class ScoreSheetAdmin(ClubScopedAdmin):
+    club_path = "table__round__competition__club"
     list_display = ["table", "state", "updated_at"]
     list_filter = ["state", "table__round__competition"]
     inlines = [DealEntryInline]
 
 
 @admin.register(DealEntry)
-class DealEntryAdmin(admin.ModelAdmin):
+class DealEntryAdmin(ClubScopedAdmin):
+    club_path = "sheet__table__round__competition__club"
     list_display = ["sheet", "deal_number", "version", "is_current", "contract", "points", "multiplier", "source"]
     list_filter = ["is_current", "source", "contract"]
     readonly_fields = [f.name for f in DealEntry._meta.fields]
@@ -156,13 +180,15 @@ class DealEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Penalty)
-class PenaltyAdmin(admin.ModelAdmin):
+class PenaltyAdmin(ClubScopedAdmin):
+    club_path = "competition__club"
     list_display = ["competition", "player", "points", "reason", "created_at"]
     list_filter = ["competition"]
     autocomplete_fields = ["player"]
 
 
 @admin.register(Registration)
-class RegistrationAdmin(admin.ModelAdmin):
+class RegistrationAdmin(ClubScopedAdmin):
+    club_path = "competition__club"
     list_display = ["competition", "player", "registered_at"]
     list_filter = ["competition"]
