@@ -68,7 +68,7 @@ from games.errors import (
 from games.records import RecordResult, check_record, deal_record
 from games.registry import find, listing, names, register
 from games.rulesets import RuleSet, Tariff, apply_overrides
-from games.sessions import SessionSheet, open_sheet, sheet_from_lines, sitting_out
+from games.sessions import SeatSummary, SessionSheet, open_sheet, seat_summaries, sheet_from_lines, sitting_out
 from games.settlement import Play, Settled, settle
 from games.sheet import Sheet
 
@@ -85,6 +85,7 @@ __all__ = [
     "RecordResult",
     "RuleSet",
     "RuleSetError",
+    "SeatSummary",
     "SessionError",
     "SessionSheet",
     "Settled",
@@ -103,6 +104,7 @@ __all__ = [
     "names",
     "open_sheet",
     "register",
+    "seat_summaries",
     "settle",
     "sheet_from_lines",
     "sitting_out",

@@ -8,7 +8,7 @@ whist sessions are ``games.sheet.Sheet``; Zwicken sessions are
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from games.errors import SessionError
 from games.rulesets import Game, RuleSet
@@ -61,3 +61,36 @@ def sheet_from_lines(rules: RuleSet, lines: Iterable[object], players: int = 4, 
 def sitting_out(rules: RuleSet, players: int, dealer: int) -> int | None:
     """The seat that sits a deal out: the dealer at a trick-taking table of five; nobody in Zwicken."""
     return dealer if players == 5 and rules.game is not Game.ZWICKEN else None
+
+
+class SeatSummary(NamedTuple):
+    """A seat's session so far: total points, deals played, contracts it declared and made."""
+
+    points: int
+    deals: int
+    bid: int
+    made: int
+
+
+def seat_summaries(sheet: SessionSheet) -> list[SeatSummary]:
+    """Per seat, for standings and statistics, whatever the game (Zwicken: 'bid' is playing, 'made' a trick taken)."""
+    players = sheet.players
+    deals, bid, made = [0] * players, [0] * players, [0] * players
+    for line, settled in zip(sheet.lines, sheet.results, strict=True):
+        out = sitting_out(sheet.rules, players, line.get("dealer", -1))
+        for seat in range(players):
+            if seat != out:
+                deals[seat] += 1
+        if sheet.rules.game is Game.ZWICKEN:
+            tricks = line.get("tricks") or [0] * players
+            for seat in line.get("played") or []:
+                bid[seat] += 1
+                made[seat] += 1 if tricks[seat] > 0 else 0
+            continue
+        declarers = line.get("declarers") or []
+        for k, seat in enumerate(declarers):
+            bid[seat] += 1
+            flags = settled.made
+            if flags and (flags[k] if len(flags) == len(declarers) else flags[0]):
+                made[seat] += 1
+    return [SeatSummary(sheet.totals[s], deals[s], bid[s], made[s]) for s in range(players)]

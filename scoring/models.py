@@ -56,3 +56,23 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.ordinal:.1f}"
+
+
+class Statistics(models.Model):
+    """Computed statistics of one player in one competition, or of the competition itself (no player)."""
+
+    competition = models.ForeignKey("tournaments.Competition", on_delete=models.CASCADE, related_name="statistics")
+    player = models.ForeignKey(
+        "tournaments.Player", null=True, blank=True, on_delete=models.CASCADE, related_name="statistics"
+    )
+    data = models.JSONField()
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "statistics"
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "player"], name="statistics_once_per_player"),
+            models.UniqueConstraint(
+                fields=["competition"], condition=models.Q(player__isnull=True), name="statistics_once_per_competition"
+            ),
+        ]

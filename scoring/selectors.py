@@ -4,35 +4,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from games import sitting_out
+from games import sheet_from_lines, sitting_out
 from scoring.ratings import DealResult
 from scoring.standings import PenaltyRecord, SeatResult
+from scoring.statistics import DealRecord
 from tournaments.models import Competition, DealEntry, Penalty, Seat
+from tournaments.models import SeatResult as TableSeatResult
 
 
 def competition_seat_results(competition_id: int) -> list[SeatResult]:
-    """One ``SeatResult`` per seat of every sheet: points summed over the current lines."""
-    seats: dict[int, dict[int, int]] = defaultdict(dict)  # table id -> position -> player id
-    sizes: dict[int, int] = {}
-    for table_id, size, position, player_id in Seat.objects.filter(round__competition_id=competition_id).values_list(
-        "table_id", "table__size", "position", "player_id"
-    ):
-        seats[table_id][position] = player_id
-        sizes[table_id] = size
-    points: dict[tuple[int, int], int] = defaultdict(int)
-    deals: dict[tuple[int, int], int] = defaultdict(int)
-    rules = Competition.objects.select_related("rule_set").get(pk=competition_id).rule_set.engine_rules()
-    entries = DealEntry.objects.filter(sheet__table__round__competition_id=competition_id, is_current=True)
-    for table_id, line, line_points in entries.values_list("sheet__table_id", "line", "points"):
-        out = sitting_out(rules, sizes[table_id], line.get("dealer", -1))
-        for position, p in enumerate(line_points):
-            points[table_id, position] += p
-            if position != out:
-                deals[table_id, position] += 1
+    """One ``SeatResult`` per seat of every sheet, from the per-seat totals the entry service keeps."""
+    rows = TableSeatResult.objects.filter(sheet__table__round__competition_id=competition_id)
     return [
-        SeatResult(player_id, points[table_id, position], deals[table_id, position])
-        for table_id, by_position in seats.items()
-        for position, player_id in by_position.items()
+        SeatResult(player_id, points, deals)
+        for player_id, points, deals in rows.values_list("player_id", "points", "deals").iterator(chunk_size=5000)
     ]
 
 
@@ -67,3 +52,35 @@ def all_deal_results() -> list[DealResult]:
         seated = [(at_table[pos], p) for pos, p in enumerate(points) if pos != out_seat and pos in at_table]
         out.append(DealResult(tuple(pid for pid, _ in seated), tuple(p for _, p in seated)))
     return out
+
+
+def competition_deal_records(competition_id: int) -> list[DealRecord]:
+    """Every current deal of a competition, replayed through the engine for who declared and who made it."""
+    competition = Competition.objects.select_related("rule_set").get(pk=competition_id)
+    rules = competition.rule_set.engine_rules()
+    seats: dict[int, dict[int, int]] = defaultdict(dict)
+    for sheet_id, position, player_id in Seat.objects.filter(round__competition_id=competition_id).values_list(
+        "table__sheet", "position", "player_id"
+    ):
+        seats[sheet_id][position] = player_id
+    lines: dict[int, list[dict[str, object]]] = defaultdict(list)
+    entries = DealEntry.objects.filter(sheet__table__round__competition_id=competition_id, is_current=True)
+    for sheet_id, line in entries.order_by("sheet_id", "deal_number").values_list("sheet_id", "line"):
+        lines[sheet_id].append(line)
+    records: list[DealRecord] = []
+    for sheet_id, sheet_lines in lines.items():
+        size = len(seats[sheet_id])
+        engine = sheet_from_lines(rules, sheet_lines, size, competition.deals_per_session)
+        for line, settled in zip(engine.lines, engine.results, strict=True):
+            out = sitting_out(rules, size, int(line.get("dealer", -1)))
+            players = tuple(None if pos == out else seats[sheet_id].get(pos) for pos in range(size))
+            if rules.zwicken is not None:
+                played = tuple(line.get("played") or ())
+                made = tuple((line.get("tricks") or [0] * size)[s] > 0 for s in played)
+                records.append(DealRecord(players, settled.points, settled.contract, played, made))
+                continue
+            declarers = tuple(line.get("declarers") or ())
+            flags = settled.made
+            made = flags if len(flags) == len(declarers) else tuple(flags[0] for _ in declarers) if flags else ()
+            records.append(DealRecord(players, settled.points, settled.contract, declarers, made))
+    return records

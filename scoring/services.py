@@ -19,10 +19,16 @@ from django.db import transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from scoring.models import Rating, Standing, StandingsState
+from scoring.models import Rating, Standing, StandingsState, Statistics
 from scoring.ratings import compute_ratings
-from scoring.selectors import all_deal_results, competition_penalties, competition_seat_results
+from scoring.selectors import (
+    all_deal_results,
+    competition_deal_records,
+    competition_penalties,
+    competition_seat_results,
+)
 from scoring.standings import compute_standings
+from scoring.statistics import compute_statistics
 from tournaments.models import Competition
 
 log = logging.getLogger(__name__)
@@ -131,3 +137,21 @@ def recompute_ratings() -> int:
             for r in rows
         )
     return len(rows)
+
+
+def recompute_statistics(competition_id: int) -> int:
+    """Store the competition's statistics and each player's in it. Returns how many players."""
+    per_player, summary = compute_statistics(competition_deal_records(competition_id))
+    now = timezone.now()
+    with transaction.atomic():
+        Statistics.objects.filter(competition_id=competition_id).delete()
+        Statistics.objects.bulk_create(
+            [
+                Statistics(competition_id=competition_id, player=None, data=summary, computed_at=now),
+                *(
+                    Statistics(competition_id=competition_id, player_id=pid, data=stats.as_json(), computed_at=now)
+                    for pid, stats in per_player.items()
+                ),
+            ]
+        )
+    return len(per_player)

@@ -8,8 +8,9 @@ from scoring import services
 @shared_task(name="scoring.tasks.recompute_standings", acks_late=True, ignore_result=True)
 def recompute_standings(competition_id: int) -> bool:
     computed = services.recompute_standings(competition_id)
-    if computed:
+    if computed:  # the job graph: standings, then ratings and statistics
         recompute_ratings.delay()
+        recompute_statistics.delay(competition_id)
     return computed
 
 
@@ -21,3 +22,8 @@ def recompute_ratings() -> int:
 @shared_task(name="scoring.tasks.reconcile_standings", ignore_result=True)
 def reconcile_standings() -> list[int]:
     return services.reconcile_standings()
+
+
+@shared_task(name="scoring.tasks.recompute_statistics", acks_late=True, ignore_result=True)
+def recompute_statistics(competition_id: int) -> int:
+    return services.recompute_statistics(competition_id)

@@ -4,7 +4,7 @@ from tournaments.models.clubs import Club, Membership, Player
 from tournaments.models.competitions import Competition, Game, Registration, Round
 from tournaments.models.idempotency import IdempotentRequest
 from tournaments.models.rules import RuleSet
-from tournaments.models.sheets import DealEntry, Penalty, ScoreSheet
+from tournaments.models.sheets import DealEntry, Penalty, ScoreSheet, SeatResult
 from tournaments.models.tables import Seat, Table
 
 __all__ = [
@@ -21,5 +21,6 @@ __all__ = [
     "RuleSet",
     "ScoreSheet",
     "Seat",
+    "SeatResult",
     "Table",
 ]

@@ -26,6 +26,13 @@ class Competition(models.Model):
     is_public = models.BooleanField(_("public"), default=True)
     starts_on = models.DateField(_("starts on"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # How the standings rank (scoring.methods and scoring.tiebreaks registries; checked by the standings service).
+    standings_method = models.CharField(_("standings method"), max_length=32, default="total_points")
+    tie_breaks = models.JSONField(_("tie-breaks, in order"), default=list, blank=True)
+    placement_points = models.JSONField(_("placement points (1st, 2nd...)"), default=list, blank=True)
+    min_evenings = models.PositiveSmallIntegerField(_("minimum evenings to be ranked"), default=0)
+    best_evenings = models.PositiveSmallIntegerField(_("best N evenings count"), null=True, blank=True)
+    evening_decay = models.FloatField(_("weight of an evening per evening of age"), default=1.0)
     # Bumped in the same transaction as every entry: standings older than this are stale.
     entries_version = models.PositiveBigIntegerField(default=0, editable=False)
     players = models.ManyToManyField(

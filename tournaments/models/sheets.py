@@ -93,3 +93,21 @@ class Penalty(models.Model):
 
     def __str__(self) -> str:
         return f"-{self.points} {self.player} ({self.reason})"
+
+
+class SeatResult(models.Model):
+    """One seat's session total on one sheet, kept up to date by the entry service in the same transaction.
+
+    Standings and statistics read these few rows instead of every deal line.
+    """
+
+    sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, related_name="seat_results")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="seat_results")
+    points = models.IntegerField(default=0)
+    deals = models.PositiveSmallIntegerField(default=0)
+    contracts_bid = models.PositiveSmallIntegerField(default=0)
+    contracts_made = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["sheet", "position"], name="seat_result_once_per_seat")]

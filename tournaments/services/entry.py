@@ -18,7 +18,7 @@ from django.db.models import F, Max
 import games
 from games.errors import FieldError, InvalidLine, InvalidSheet
 from scoring.services import request_standings
-from tournaments.models import Competition, DealEntry, ScoreSheet
+from tournaments.models import Competition, DealEntry, ScoreSheet, SeatResult
 from tournaments.services.errors import EntryRejected, StaleVersion
 
 
@@ -112,10 +112,30 @@ def _record(
         entry = _store(sheet.pk, settled.deal, 1, line, settled, source, key, user)
     if engine.complete and sheet.state == ScoreSheet.State.DRAFT:
         ScoreSheet.objects.filter(pk=sheet.pk).update(state=ScoreSheet.State.ENTERED)
+    _store_seat_results(sheet, engine)
     competition_id = sheet.table.round.competition_id
     Competition.objects.filter(pk=competition_id).update(entries_version=F("entries_version") + 1)
     transaction.on_commit(lambda: request_standings(competition_id))
     return EntryResult(entry, created=True, resettled=resettled)
+
+
+def _store_seat_results(sheet: ScoreSheet, engine: games.SessionSheet) -> None:
+    """Keep the sheet's per-seat totals in step with its lines, in the entry's own transaction."""
+    players = dict(sheet.table.seats.values_list("position", "player_id"))
+    SeatResult.objects.filter(sheet=sheet).delete()
+    SeatResult.objects.bulk_create(
+        SeatResult(
+            sheet=sheet,
+            position=seat,
+            player_id=players[seat],
+            points=summary.points,
+            deals=summary.deals,
+            contracts_bid=summary.bid,
+            contracts_made=summary.made,
+        )
+        for seat, summary in enumerate(games.seat_summaries(engine))
+        if seat in players
+    )
 
 
 def _new_version(
