@@ -121,6 +121,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 STANDINGS_COALESCE_SECONDS = env_int("STANDINGS_COALESCE_SECONDS", default=2)
 # A queued recomputation older than this is presumed lost (worker died) and requeued.
 STANDINGS_STALE_QUEUE_SECONDS = env_int("STANDINGS_STALE_QUEUE_SECONDS", default=120, minimum=1)
+# Slow jobs (ratings, statistics) have their own queue so standings never wait behind them.
+CELERY_TASK_ROUTES = {
+    "scoring.tasks.recompute_ratings": {"queue": "analytics"},
+    "scoring.tasks.recompute_statistics": {"queue": "analytics"},
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "reconcile-standings": {

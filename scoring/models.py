@@ -31,6 +31,9 @@ class Standing(models.Model):
     deals_played = models.PositiveIntegerField()
     sessions_played = models.PositiveIntegerField()
     penalty_points = models.PositiveIntegerField(default=0)
+    value = models.CharField(max_length=80, default="", help_text="the standings method's value, as shown")
+    shared = models.BooleanField(default=False, help_text="level on every tie-break with another player")
+    explanation = models.TextField(default="", help_text="how this row was reached, in words")
     computed_at = models.DateTimeField()
 
     class Meta:
@@ -76,3 +79,16 @@ class Statistics(models.Model):
                 fields=["competition"], condition=models.Q(player__isnull=True), name="statistics_once_per_competition"
             ),
         ]
+
+
+class JobState(models.Model):
+    """Bookkeeping of a coalesced background job (ratings, a competition's statistics): queued once, claimed once."""
+
+    key = models.CharField(max_length=80, primary_key=True)
+    queued = models.BooleanField(default=False)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    runs = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return self.key

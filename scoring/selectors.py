@@ -6,6 +6,8 @@ from collections import defaultdict
 
 from games import sheet_from_lines, sitting_out
 from scoring.ratings import DealResult
+from scoring.records import Penalty as DatedPenalty
+from scoring.records import SessionResult as Session
 from scoring.standings import PenaltyRecord, SeatResult
 from scoring.statistics import DealRecord
 from tournaments.models import Competition, DealEntry, Penalty, Seat
@@ -84,3 +86,39 @@ def competition_deal_records(competition_id: int) -> list[DealRecord]:
             made = flags if len(flags) == len(declarers) else tuple(flags[0] for _ in declarers) if flags else ()
             records.append(DealRecord(players, settled.points, settled.contract, declarers, made))
     return records
+
+
+def competition_sessions(competition_id: int) -> list[Session]:
+    """Every player's result at every table session, with the whole table's results beside it."""
+    tables: dict[int, list[tuple[int, int, int, int, int, int, int]]] = defaultdict(list)
+    rows = TableSeatResult.objects.filter(sheet__table__round__competition_id=competition_id).values_list(
+        "sheet_id",
+        "sheet__table__round__number",
+        "position",
+        "player_id",
+        "points",
+        "deals",
+        "contracts_bid",
+        "contracts_made",
+    )
+    for sheet_id, evening, position, player_id, points, deals, bid, made in rows.iterator(chunk_size=5000):
+        tables[sheet_id].append((evening, position, player_id, points, deals, bid, made))
+    sessions: list[Session] = []
+    for sheet_id, seats in tables.items():
+        seats.sort(key=lambda seat: seat[1])
+        table_points = tuple(seat[3] for seat in seats)
+        table_players = tuple(seat[2] for seat in seats)
+        for evening, _, player_id, points, deals, bid, made in seats:
+            sessions.append(
+                Session(player_id, sheet_id, evening, points, deals, table_points, table_players, bid, made)
+            )
+    return sessions
+
+
+def competition_penalty_records(competition_id: int) -> list[DatedPenalty]:
+    return [
+        DatedPenalty(player_id, points, evening)
+        for player_id, points, evening in Penalty.objects.filter(competition_id=competition_id).values_list(
+            "player_id", "points", "round__number"
+        )
+    ]

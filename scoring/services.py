@@ -12,22 +12,28 @@ older than its entries: the broker was down, a worker died.
 from __future__ import annotations
 
 import logging
+from collections import defaultdict
+from collections.abc import Iterable
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from scoring.models import Rating, Standing, StandingsState, Statistics
+from scoring.methods import MethodOptions, find_method
+from scoring.models import JobState, Rating, Standing, StandingsState, Statistics
+from scoring.ranking import LeagueOptions, rank
 from scoring.ratings import compute_ratings
+from scoring.records import Penalty as DatedPenalty
+from scoring.records import SessionResult as Session
 from scoring.selectors import (
     all_deal_results,
     competition_deal_records,
-    competition_penalties,
-    competition_seat_results,
+    competition_penalty_records,
+    competition_sessions,
 )
-from scoring.standings import compute_standings
 from scoring.statistics import compute_statistics
 from tournaments.models import Competition
 
@@ -63,39 +69,70 @@ def recompute_standings(competition_id: int, *, claim: bool = True) -> bool:
         )
         if not claimed:
             return False  # already done by another worker, or a duplicate delivery
-    version = Competition.objects.filter(pk=competition_id).values_list("entries_version", flat=True).first()
-    if version is None:
+    competition = Competition.objects.filter(pk=competition_id).first()
+    if competition is None:
         return False
-    rows = compute_standings(
-        competition_seat_results(competition_id),
-        competition_penalties(competition_id),
-        players=Competition.players.through.objects.filter(competition_id=competition_id).values_list(
-            "player_id", flat=True
-        ),
-    )
+    version = competition.entries_version
+    sessions = competition_sessions(competition_id)
+    penalties = competition_penalty_records(competition_id)
+    registered = Competition.players.through.objects.filter(competition_id=competition_id)
+    rows = rank_competition(competition, sessions, penalties, registered.values_list("player_id", flat=True))
     now = timezone.now()
     with transaction.atomic():
         state, _ = StandingsState.objects.select_for_update().get_or_create(competition_id=competition_id)
         if state.computed_version > version:
             return False  # a newer computation already landed
         Standing.objects.filter(competition_id=competition_id).delete()
-        Standing.objects.bulk_create(
-            Standing(
-                competition_id=competition_id,
-                player_id=row.player_id,
-                rank=row.rank,
-                points=row.points,
-                deals_played=row.deals,
-                sessions_played=row.sessions,
-                penalty_points=row.penalty_points,
-                computed_at=now,
-            )
-            for row in rows
-        )
+        Standing.objects.bulk_create(rows)
         StandingsState.objects.filter(pk=state.pk).update(
             computed_version=version, computed_at=now, computations=F("computations") + 1
         )
     return True
+
+
+def rank_competition(
+    competition: Competition, sessions: list[Session], penalties: list[DatedPenalty], registered: Iterable[int]
+) -> list[Standing]:
+    """Standing rows by the competition's method, tie-breaks and league options (explained row by row)."""
+    league = LeagueOptions(competition.min_evenings, competition.best_evenings, competition.evening_decay)
+    method_options = MethodOptions(tuple(competition.placement_points)) if competition.placement_points else None
+    ranked = rank(
+        registered,
+        sessions,
+        penalties,
+        competition.standings_method,
+        competition.tie_breaks or (),
+        league,
+        method_options,
+    )
+    points: dict[int, int] = defaultdict(int)
+    deals: dict[int, int] = defaultdict(int)
+    played: dict[int, int] = defaultdict(int)
+    deducted: dict[int, int] = defaultdict(int)
+    for session in sessions:
+        points[session.player_id] += session.points
+        deals[session.player_id] += session.deals
+        played[session.player_id] += 1
+    for penalty in penalties:
+        deducted[penalty.player_id] += penalty.points
+    method = find_method(competition.standings_method)
+    now = timezone.now()
+    return [
+        Standing(
+            competition_id=competition.pk,
+            player_id=row.player_id,
+            rank=row.rank,
+            points=points[row.player_id] - deducted[row.player_id],
+            deals_played=deals[row.player_id],
+            sessions_played=played[row.player_id],
+            penalty_points=deducted[row.player_id],
+            value=method.describe(row.value)[:80],
+            shared=row.shared,
+            explanation=row.explanation,
+            computed_at=now,
+        )
+        for row in ranked
+    ]
 
 
 def reconcile_standings() -> list[int]:
@@ -117,6 +154,29 @@ def reconcile_standings() -> list[int]:
         if request_standings(competition_id):
             requeued.append(competition_id)
     return requeued
+
+
+def request_job(key: str, task: Any, *args: Any) -> bool:
+    """Queue ``task`` unless the job ``key`` is queued already; a burst of requests runs it once."""
+    JobState.objects.get_or_create(key=key)
+    if not JobState.objects.filter(key=key, queued=False).update(queued=True, queued_at=timezone.now()):
+        return False
+    try:
+        task.apply_async(args, countdown=settings.STANDINGS_COALESCE_SECONDS, retry_policy=_PUBLISH_RETRY)
+    except Exception:  # broker down: the next request or the reconcile job will queue it again
+        log.exception("could not queue job %s", key)
+        JobState.objects.filter(key=key).update(queued=False, queued_at=None)
+        return False
+    return True
+
+
+def claim_job(key: str) -> bool:
+    """Take the queued job ``key``; False if another worker took it or it was never queued."""
+    return bool(JobState.objects.filter(key=key, queued=True).update(queued=False, queued_at=None))
+
+
+def finish_job(key: str) -> None:
+    JobState.objects.filter(key=key).update(finished_at=timezone.now(), runs=F("runs") + 1)
 
 
 def recompute_ratings() -> int:

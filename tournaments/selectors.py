@@ -25,13 +25,19 @@ class StandingsView:
     rows: list[Standing]
     computed_at: datetime | None
     stale: bool  # entries exist that the stored standings do not include yet
+    pending: bool  # a recomputation is queued
 
 
 def competition_standings(competition: Competition) -> StandingsView:
     rows = list(Standing.objects.filter(competition=competition).select_related("player").order_by("rank", "player_id"))
     state = StandingsState.objects.filter(competition=competition).first()
     computed_version = state.computed_version if state else 0
-    return StandingsView(rows, state.computed_at if state else None, computed_version < competition.entries_version)
+    return StandingsView(
+        rows,
+        state.computed_at if state else None,
+        computed_version < competition.entries_version,
+        bool(state and state.queued),
+    )
 
 
 def competition_rounds(competition: Competition) -> QuerySet[Round]:

@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -63,6 +64,33 @@ class Competition(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """The standings method, tie-breaks and placement points must be ones the calculators know."""
+        from scoring.methods import MethodOptions, find_method
+        from scoring.records import ScoringError
+        from scoring.tiebreaks import find_tiebreak
+
+        errors: dict[str, str] = {}
+        try:
+            find_method(self.standings_method)
+        except ScoringError as exc:
+            errors["standings_method"] = str(exc)
+        if not isinstance(self.tie_breaks, list) or not all(isinstance(k, str) for k in self.tie_breaks):
+            errors["tie_breaks"] = "a list of tie-break keys, in order"
+        else:
+            for key in self.tie_breaks:
+                try:
+                    find_tiebreak(key)
+                except ScoringError as exc:
+                    errors["tie_breaks"] = str(exc)
+        if self.placement_points:
+            try:
+                MethodOptions(tuple(self.placement_points))
+            except (ScoringError, TypeError) as exc:
+                errors["placement_points"] = str(exc)
+        if errors:
+            raise ValidationError(errors)
 
 
 class Registration(models.Model):

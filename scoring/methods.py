@@ -1,0 +1,209 @@
+"""Standings methods: how one player's sessions become the number they are ranked by.
+
+Each method is a small class with a stable ``key`` (stored on the competition)
+and a ``name`` (shown to people), like Tabbycat's metric annotators; the
+organiser picks one method and an ordered list of tie-breaks. Values are exact
+(``int`` or ``fractions.Fraction``) so equal results compare equal and share a
+rank, which floating point would not guarantee.
+
+Penalties are game points and are always deducted in full: they are not
+weighted by an evening's decay, and ``placement`` (which ranks a table as it
+was played) does not see them; ``combined`` does, through its second key.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import pairwise
+from typing import ClassVar
+
+from scoring.records import Penalty, ScoringError, SessionResult, UnknownMethod
+
+Number = int | Fraction
+MethodValue = Number | tuple[Number, ...]
+
+DEFAULT_PLACEMENT_POINTS: tuple[int, ...] = (4, 2, 1, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class MethodOptions:
+    """Organiser settings a method reads; ``placement_points[i]`` is what place i+1 earns (missing places earn 0)."""
+
+    placement_points: tuple[int, ...] = DEFAULT_PLACEMENT_POINTS
+
+    def __post_init__(self) -> None:
+        values = self.placement_points
+        if not values:
+            raise ScoringError("placement points must name at least the first place")
+        if any(later > earlier for earlier, later in pairwise(values)):
+            raise ScoringError(f"placement points must not increase from one place to the next, got {values}")
+
+
+def format_number(value: float | Fraction) -> str:
+    """Print a value for people: integers as such, fractions to at most three decimals."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return str(value.numerator)
+    if isinstance(value, int):
+        return str(value)
+    if value in (float("inf"), float("-inf")):
+        return "none"
+    return f"{float(value):.3f}".rstrip("0").rstrip(".")
+
+
+def _plural(value: Number, unit: str) -> str:
+    return f"{format_number(value)} {unit}{'' if value == 1 else 's'}"
+
+
+def _weight(evening: int, weights: Mapping[int, Fraction] | None) -> Number:
+    return 1 if weights is None else weights.get(evening, 1)
+
+
+def _net_points(
+    sessions: Sequence[SessionResult], penalties: Sequence[Penalty], weights: Mapping[int, Fraction] | None
+) -> Number:
+    if weights is None:  # stay in int when nothing is weighted
+        return sum(s.points for s in sessions) - sum(p.points for p in penalties)
+    return sum((_weight(s.evening, weights) * s.points for s in sessions), Fraction(0)) - sum(
+        p.points for p in penalties
+    )
+
+
+def placement_points(table_points: Sequence[int], own: int, scale: Sequence[int]) -> Fraction:
+    """Placement points for a seat that scored ``own`` at a table that scored ``table_points``.
+
+    Seats with equal points share their places and split the points of those
+    places evenly: two seats sharing 1st and 2nd on the scale 4, 2, 1, 0 get
+    (4 + 2) / 2 = 3 each, so the table still hands out exactly 4 + 2 + 1 + 0.
+    """
+    first = sum(1 for p in table_points if p > own)
+    shared = sum(1 for p in table_points if p == own)
+    places = range(first, first + shared)
+    return Fraction(sum(scale[i] if i < len(scale) else 0 for i in places), shared)
+
+
+class StandingsMethod(ABC):
+    """A way to turn one player's sessions and penalties into a sortable value; higher ranks first."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+
+    @abstractmethod
+    def value(
+        self,
+        sessions: Sequence[SessionResult],
+        penalties: Sequence[Penalty],
+        options: MethodOptions | None = None,
+        weights: Mapping[int, Fraction] | None = None,
+    ) -> MethodValue:
+        """The player's value over their own ``sessions`` and ``penalties``.
+
+        ``weights`` maps an evening to the weight its sessions count with (a
+        league's decay); evenings not in it, and every session when it is
+        ``None``, count once.
+        """
+
+    @abstractmethod
+    def describe(self, value: MethodValue) -> str:
+        """The value in words, for explanations ("12 points")."""
+
+
+class TotalPoints(StandingsMethod):
+    key = "total_points"
+    name = "Total points"
+
+    def value(
+        self,
+        sessions: Sequence[SessionResult],
+        penalties: Sequence[Penalty],
+        options: MethodOptions | None = None,
+        weights: Mapping[int, Fraction] | None = None,
+    ) -> Number:
+        return _net_points(sessions, penalties, weights)
+
+    def describe(self, value: MethodValue) -> str:
+        assert not isinstance(value, tuple)
+        return _plural(value, "point")
+
+
+class PointsPerDeal(StandingsMethod):
+    """Points net of penalties per deal played: fair when tables of five or byes leave players with fewer deals."""
+
+    key = "points_per_deal"
+    name = "Points per deal"
+
+    def value(
+        self,
+        sessions: Sequence[SessionResult],
+        penalties: Sequence[Penalty],
+        options: MethodOptions | None = None,
+        weights: Mapping[int, Fraction] | None = None,
+    ) -> Fraction:
+        deals = sum((_weight(s.evening, weights) * s.deals for s in sessions), Fraction(0))
+        if deals == 0:
+            return Fraction(0)
+        return Fraction(_net_points(sessions, penalties, weights)) / deals
+
+    def describe(self, value: MethodValue) -> str:
+        assert not isinstance(value, tuple)
+        return f"{_plural(value, 'point')} per deal"
+
+
+class Placement(StandingsMethod):
+    """Placement points per table session, so one huge session cannot outweigh steady wins."""
+
+    key = "placement"
+    name = "Placement points"
+
+    def value(
+        self,
+        sessions: Sequence[SessionResult],
+        penalties: Sequence[Penalty],
+        options: MethodOptions | None = None,
+        weights: Mapping[int, Fraction] | None = None,
+    ) -> Fraction:
+        scale = (options or MethodOptions()).placement_points
+        return sum(
+            (_weight(s.evening, weights) * placement_points(s.table_points, s.points, scale) for s in sessions),
+            Fraction(0),
+        )
+
+    def describe(self, value: MethodValue) -> str:
+        assert not isinstance(value, tuple)
+        return _plural(value, "placement point")
+
+
+class Combined(StandingsMethod):
+    """Placement points first, total points as the next key; the value is the tuple of both."""
+
+    key = "combined"
+    name = "Placement points, then total points"
+
+    def value(
+        self,
+        sessions: Sequence[SessionResult],
+        penalties: Sequence[Penalty],
+        options: MethodOptions | None = None,
+        weights: Mapping[int, Fraction] | None = None,
+    ) -> tuple[Number, Number]:
+        return (
+            Placement().value(sessions, penalties, options, weights),
+            TotalPoints().value(sessions, penalties, options, weights),
+        )
+
+    def describe(self, value: MethodValue) -> str:
+        assert isinstance(value, tuple)
+        placement, total = value
+        return f"{_plural(placement, 'placement point')}, {_plural(total, 'point')}"
+
+
+METHODS: dict[str, StandingsMethod] = {m.key: m for m in (TotalPoints(), PointsPerDeal(), Placement(), Combined())}
+
+
+def find_method(key: str) -> StandingsMethod:
+    try:
+        return METHODS[key]
+    except (KeyError, TypeError):
+        raise UnknownMethod(f"unknown standings method {key!r}: expected one of {', '.join(METHODS)}") from None
