@@ -52,6 +52,7 @@ class Rating(models.Model):
     sigma = models.FloatField()
     ordinal = models.FloatField(help_text="mu - 3 sigma: the conservative estimate used for ranking")
     deals_rated = models.PositiveIntegerField()
+    history = models.JSONField(default=list, help_text="[label, ordinal] after each round the player played")
     computed_at = models.DateTimeField()
 
     class Meta:

@@ -21,6 +21,7 @@ class DealResult:
 
     players: tuple[int, ...]
     points: tuple[int, ...]
+    when: str = ""  # a label for the rating history (competition and round): one point per label and player
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,7 @@ class PlayerRating:
     sigma: float
     ordinal: float
     deals: int
+    history: tuple[tuple[str, float], ...] = ()  # (label, ordinal) after each labelled stretch of deals
 
 
 def compute_ratings(deals: Iterable[DealResult]) -> list[PlayerRating]:
@@ -37,7 +39,13 @@ def compute_ratings(deals: Iterable[DealResult]) -> list[PlayerRating]:
     model = PlackettLuce()
     ratings: dict[int, object] = {}
     counts: dict[int, int] = {}
+    history: dict[int, list[tuple[str, float]]] = {}
+    touched: set[int] = set()
+    label = None
     for deal in deals:
+        if deal.when != label:
+            _snapshot(ratings, touched, history, label)
+            label = deal.when
         groups: dict[int, list[int]] = {}
         for player, points in zip(deal.players, deal.points, strict=True):
             groups.setdefault(points, []).append(player)
@@ -50,8 +58,28 @@ def compute_ratings(deals: Iterable[DealResult]) -> list[PlayerRating]:
             for player, rating in zip(groups[pts], team, strict=True):
                 ratings[player] = rating
                 counts[player] = counts.get(player, 0) + 1
+                touched.add(player)
+    _snapshot(ratings, touched, history, label)
     out = [
-        PlayerRating(pid, r.mu, r.sigma, r.ordinal(), counts.get(pid, 0))  # type: ignore[attr-defined]
+        PlayerRating(
+            pid,
+            r.mu,
+            r.sigma,
+            r.ordinal(),
+            counts.get(pid, 0),
+            tuple(history.get(pid, ())),  # type: ignore[attr-defined]
+        )
         for pid, r in ratings.items()
     ]
     return sorted(out, key=lambda r: (-r.ordinal, r.player_id))
+
+
+def _snapshot(
+    ratings: dict[int, object], touched: set[int], history: dict[int, list[tuple[str, float]]], label: str | None
+) -> None:
+    """Record the ordinal of every player rated since the last label."""
+    if label is None:
+        return
+    for player in touched:
+        history.setdefault(player, []).append((label, round(ratings[player].ordinal(), 3)))  # type: ignore[attr-defined]
+    touched.clear()

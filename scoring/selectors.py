@@ -37,7 +37,9 @@ def all_deal_results() -> list[DealResult]:
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     for table_id, position, player_id in Seat.objects.values_list("table_id", "position", "player_id"):
         seats[table_id][position] = player_id
-    rules = {c.pk: c.rule_set.engine_rules() for c in Competition.objects.select_related("rule_set")}
+    competitions = list(Competition.objects.select_related("rule_set"))
+    rules = {c.pk: c.rule_set.engine_rules() for c in competitions}
+    names = {c.pk: c.name for c in competitions}
     entries = DealEntry.objects.filter(is_current=True).order_by(
         "sheet__table__round__competition__starts_on",
         "sheet__table__round__competition_id",
@@ -46,13 +48,19 @@ def all_deal_results() -> list[DealResult]:
         "deal_number",
     )
     out: list[DealResult] = []
-    for competition_id, table_id, size, line, points in entries.values_list(
-        "sheet__table__round__competition_id", "sheet__table_id", "sheet__table__size", "line", "points"
+    for competition_id, round_number, table_id, size, line, points in entries.values_list(
+        "sheet__table__round__competition_id",
+        "sheet__table__round__number",
+        "sheet__table_id",
+        "sheet__table__size",
+        "line",
+        "points",
     ):
         out_seat = sitting_out(rules[competition_id], size, line.get("dealer", -1))
         at_table = seats[table_id]
         seated = [(at_table[pos], p) for pos, p in enumerate(points) if pos != out_seat and pos in at_table]
-        out.append(DealResult(tuple(pid for pid, _ in seated), tuple(p for _, p in seated)))
+        when = f"{names[competition_id]}, round {round_number}"
+        out.append(DealResult(tuple(pid for pid, _ in seated), tuple(p for _, p in seated), when))
     return out
 
 

@@ -192,6 +192,7 @@ def recompute_ratings() -> int:
                 sigma=r.sigma,
                 ordinal=r.ordinal,
                 deals_rated=r.deals,
+                history=[list(point) for point in r.history],
                 computed_at=now,
             )
             for r in rows

@@ -8,8 +8,8 @@ from datetime import datetime
 from django.db.models import Prefetch, QuerySet
 
 from games import sitting_out
-from scoring.models import Standing, StandingsState
-from tournaments.models import Club, Competition, DealEntry, Round, ScoreSheet, Seat, Table
+from scoring.models import Rating, Standing, StandingsState, Statistics
+from tournaments.models import Club, Competition, DealEntry, Player, Round, ScoreSheet, Seat, SeatResult, Table
 
 
 def public_competitions() -> QuerySet[Competition]:
@@ -71,3 +71,73 @@ def sheet_history(sheet: ScoreSheet) -> QuerySet[DealEntry]:
 
 def sheet_seats(sheet: ScoreSheet) -> list[Seat]:
     return list(sheet.table.seats.select_related("player").order_by("position"))
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    player: Player
+    rating: Rating | None
+    chart: str  # SVG polyline points of the rating history, or ""
+    sessions: list[SeatResult]
+    statistics: list[Statistics]
+
+
+def player_page(player: Player) -> PlayerPage:
+    """A player's sessions, rating history and statistics, in public competitions only."""
+    rating = Rating.objects.filter(player=player).first()
+    history = [point[1] for point in (rating.history if rating else [])]
+    sessions = list(
+        SeatResult.objects.filter(player=player, sheet__table__round__competition__is_public=True)
+        .select_related("sheet__table__round__competition")
+        .order_by("sheet__table__round__competition_id", "sheet__table__round__number")
+    )
+    statistics = list(
+        Statistics.objects.filter(player=player, competition__is_public=True).select_related("competition")
+    )
+    return PlayerPage(player, rating, _polyline(history), sessions, statistics)
+
+
+def _polyline(values: list[float], width: int = 300, height: int = 80) -> str:
+    if len(values) < 2:
+        return ""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    step = width / (len(values) - 1)
+    return " ".join(f"{i * step:.1f},{height - (v - low) / span * height:.1f}" for i, v in enumerate(values))
+
+
+def season_rows(competition: Competition) -> tuple[list[int], list[SeasonTableRow]]:
+    """The league table: points per evening, total, rank and movement since the previous evening."""
+    from scoring.methods import MethodOptions
+    from scoring.ranking import LeagueOptions, season_table
+    from scoring.selectors import competition_penalty_records, competition_sessions
+
+    league = LeagueOptions(competition.min_evenings, competition.best_evenings, competition.evening_decay)
+    method_options = MethodOptions(tuple(competition.placement_points)) if competition.placement_points else None
+    rows = season_table(
+        competition_sessions(competition.pk),
+        competition_penalty_records(competition.pk),
+        competition.registrations.values_list("player_id", flat=True),
+        league,
+        competition.standings_method,
+        competition.tie_breaks or (),
+        method_options,
+    )
+    names = dict(Player.objects.filter(pk__in=[r.player_id for r in rows]).values_list("pk", "first_name"))
+    full = {p.pk: p.name for p in Player.objects.filter(pk__in=names)}
+    evenings = sorted({e for r in rows for e in r.per_evening})
+    return evenings, [
+        SeasonTableRow(
+            r.rank, full.get(r.player_id, "?"), [r.per_evening.get(e) for e in evenings], r.total, r.movement
+        )
+        for r in rows
+    ]
+
+
+@dataclass(frozen=True)
+class SeasonTableRow:
+    rank: int
+    name: str
+    per_evening: list[int | None]
+    total: object
+    movement: int | None

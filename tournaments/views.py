@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.forms import line_form_class
-from tournaments.models import Competition, ScoreSheet
+from tournaments.models import Competition, Player, ScoreSheet
 from tournaments.permissions import can_enter_scores
 from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected
@@ -119,3 +119,14 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
             "lines": selectors.sheet_lines(sheet),
         },
     )
+
+
+def season(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = _visible_competition(request, slug)
+    evenings, rows = selectors.season_rows(competition)
+    return render(request, "season.html", {"competition": competition, "evenings": evenings, "rows": rows})
+
+
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=pk)
+    return render(request, "player.html", {"page": selectors.player_page(player)})

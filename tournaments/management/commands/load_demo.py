@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from games.generate import random_session
-from scoring.services import recompute_standings
+from scoring.services import recompute_ratings, recompute_standings, recompute_statistics
 from tournaments.models import Club, Competition, DealEntry, Membership, Player, ScoreSheet
 from tournaments.services.competitions import create_competition, create_round, create_rule_set, register_players
 from tournaments.services.entry import record_deal
@@ -62,6 +62,8 @@ class Command(BaseCommand):
         with transaction.atomic():
             competition = self._load()
         recompute_standings(competition.pk, claim=False)
+        recompute_ratings()
+        recompute_statistics(competition.pk)
         entries = DealEntry.objects.filter(sheet__table__round__competition=competition).count()
         self.stdout.write(self.style.SUCCESS(f"Demo loaded: {competition.name}, {entries} deal entries."))
 

@@ -1,0 +1,53 @@
+"""League seasons: options checked by the calculators, the season table and the player page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+
+from scoring.models import Standing
+from tests.factories import seated_competition
+from tournaments.models import ScoreSheet
+from tournaments.services.entry import record_deal
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_competition_refuses_unknown_methods_and_tie_breaks() -> None:
+    competition = seated_competition(players=4)
+    competition.standings_method = "most_coffee"
+    competition.tie_breaks = ["sessions_won", "luck"]
+    with pytest.raises(ValidationError) as invalid:
+        competition.full_clean()
+    assert {"standings_method", "tie_breaks"} <= set(invalid.value.message_dict)
+
+
+def test_players_below_the_minimum_evenings_are_listed_unranked(django_capture_on_commit_callbacks: Any) -> None:
+    competition = seated_competition(players=4, rounds=1, kind="league")
+    competition.min_evenings = 2
+    competition.save()
+    sheet = ScoreSheet.objects.get(table__round__competition=competition)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_deal(sheet, {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [2], "tricks": 6})
+    rows = list(Standing.objects.filter(competition=competition))
+    assert rows and all(r.rank == 0 for r in rows)
+    assert all("not ranked" in r.explanation for r in rows)
+
+
+def test_the_season_table_and_player_page_show_evenings_and_history(
+    client: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    competition = seated_competition(players=4, rounds=2, kind="league")
+    first, second = ScoreSheet.objects.filter(table__round__competition=competition).order_by("table__round__number")
+    with django_capture_on_commit_callbacks(execute=True):
+        record_deal(first, {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [2], "tricks": 6})
+        record_deal(second, {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [1], "tricks": 4})
+    season = client.get(f"/c/{competition.slug}/season/").content.decode()
+    assert "Ev. 1" in season and "Ev. 2" in season
+    winner = first.table.seats.get(position=2).player
+    page = client.get(f"/players/{winner.pk}/").content.decode()
+    assert winner.name in page and "<polyline" in page  # two rounds rated: a line
+    assert "alleen" in page  # contract statistics
