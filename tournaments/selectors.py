@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
@@ -141,3 +142,9 @@ class SeasonTableRow:
     per_evening: list[int | None]
     total: object
     movement: int | None
+
+
+def competition_statistics(competition: Competition) -> dict[str, Any] | None:
+    """How often each contract was played and made in the competition (computed after the standings)."""
+    row = Statistics.objects.filter(competition=competition, player=None).first()
+    return row.data if row else None

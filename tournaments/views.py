@@ -38,6 +38,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "competition": competition,
             "standings": selectors.competition_standings(competition),
+            "statistics": selectors.competition_statistics(competition),
             "rounds": selectors.competition_rounds(competition),
             "can_enter": can_enter_scores(request.user, competition),
         },

@@ -51,3 +51,17 @@ def test_the_season_table_and_player_page_show_evenings_and_history(
     page = client.get(f"/players/{winner.pk}/").content.decode()
     assert winner.name in page and "<polyline" in page  # two rounds rated: a line
     assert "alleen" in page  # contract statistics
+
+
+def test_the_competition_page_shows_how_often_contracts_are_made(
+    client: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    competition = seated_competition(players=4)
+    sheet = ScoreSheet.objects.get(table__round__competition=competition)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_deal(sheet, {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [2], "tricks": 6})
+        record_deal(sheet, {"deal": 2, "dealer": 1, "contract": "alleen", "declarers": [3], "tricks": 4})
+    page = client.get(f"/c/{competition.slug}/").content.decode()
+    assert "Contracts played" in page
+    # alleen: played 2, made 1: 50 %
+    assert '<td>alleen</td><td class="num">2</td><td class="num">1</td><td class="num">50</td>' in page
