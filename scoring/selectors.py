@@ -8,28 +8,9 @@ from games import sheet_from_lines, sitting_out
 from scoring.ratings import DealResult
 from scoring.records import Penalty as DatedPenalty
 from scoring.records import SessionResult as Session
-from scoring.standings import PenaltyRecord, SeatResult
 from scoring.statistics import DealRecord
 from tournaments.models import Competition, DealEntry, Penalty, Seat
 from tournaments.models import SeatResult as TableSeatResult
-
-
-def competition_seat_results(competition_id: int) -> list[SeatResult]:
-    """One ``SeatResult`` per seat of every sheet, from the per-seat totals the entry service keeps."""
-    rows = TableSeatResult.objects.filter(sheet__table__round__competition_id=competition_id)
-    return [
-        SeatResult(player_id, points, deals)
-        for player_id, points, deals in rows.values_list("player_id", "points", "deals").iterator(chunk_size=5000)
-    ]
-
-
-def competition_penalties(competition_id: int) -> list[PenaltyRecord]:
-    return [
-        PenaltyRecord(player_id, points)
-        for player_id, points in Penalty.objects.filter(competition_id=competition_id).values_list(
-            "player_id", "points"
-        )
-    ]
 
 
 def all_deal_results() -> list[DealResult]:

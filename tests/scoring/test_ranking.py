@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from scoring.methods import METHODS
 from scoring.ranking import RankedRow, rank
 from scoring.records import Penalty, ScoringError, SessionResult, UnknownMethod, UnknownTieBreak
-from scoring.standings import PenaltyRecord, SeatResult, compute_standings
 from scoring.tiebreaks import TIEBREAKS
+from tests.scoring.simple_standings import PenaltyRecord, SeatResult, compute_standings
 from tests.scoring.tables import competitions, sessions_of, table
 
 ROOT = Path(__file__).resolve().parents[2]

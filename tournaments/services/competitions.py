@@ -6,7 +6,6 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tournaments.models import Club, Competition, Player, Registration, Round, RuleSet, ScoreSheet, Seat, Table
@@ -96,11 +95,3 @@ def create_round(competition: Competition, *, seed: int | None = None) -> Round:
         )
         ScoreSheet.objects.create(table=table)
     return round_
-
-
-def validation_message(exc: ValidationError) -> str:
-    return (
-        "; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())
-        if hasattr(exc, "error_dict")
-        else " ".join(exc.messages)
-    )

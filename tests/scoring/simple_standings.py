@@ -1,4 +1,4 @@
-"""The standings calculator: pure, over plain records, no Django.
+"""A deliberately simple standings calculator: the oracle the ranking module is checked against (total points).
 
 A player's total is the sum of the deal points of every current line at
 every table they sat at, minus penalties. Equal totals share a rank
