@@ -10,7 +10,7 @@ costs the same whatever its number.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple, Protocol, cast
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, cast
 
 from games.errors import FieldError, InvalidLine, InvalidSheet, SessionError
 from games.lines import check_line
@@ -48,7 +48,40 @@ def fill(sheet: _Fillable, lines: Iterable[object]) -> None:
         raise InvalidSheet(failures)
 
 
-class Sheet:
+StateT = TypeVar("StateT")
+
+
+class Correctable(Generic[StateT]):
+    """What every game's sheet shares: a correction replays the sheet's lines with one of them changed."""
+
+    lines: list[dict[str, Any]]
+    results: list[Settled]
+    totals: list[int]
+    state: StateT
+
+    def _rebuilt(self, lines: list[object]) -> Correctable[StateT]:
+        raise NotImplementedError
+
+    def replace(self, deal: int, line: object) -> list[Settled]:
+        """Correct deal ``deal`` and re-settle every line after it.
+
+        Later lines are re-validated too: a correction that breaks one (its
+        dealer is now out of rotation, say) raises ``InvalidSheet`` naming it,
+        and the sheet stays as it was. Returns the results from ``deal`` on.
+        """
+        if type(deal) is not int or not 1 <= deal <= len(self.lines):
+            raise SessionError(f"deal {deal!r} is not on this sheet (it has {len(self.lines)} lines)")
+        rebuilt = self._rebuilt([*self.lines[: deal - 1], line, *self.lines[deal:]])
+        self.state, self.lines, self.results, self.totals = (
+            rebuilt.state,
+            rebuilt.lines,
+            rebuilt.results,
+            rebuilt.totals,
+        )
+        return self.results[deal - 1 :]
+
+
+class Sheet(Correctable[SheetState]):
     """One table's session under one rule set.
 
     ``players`` is 4, or 5 when the dealer sits each deal out; ``deals`` is
@@ -132,24 +165,8 @@ class Sheet:
         self.state = self._after(play.contract, play.dealer)
         return settled
 
-    def replace(self, deal: int, line: object) -> list[Settled]:
-        """Correct deal ``deal`` and re-settle every line after it.
-
-        Later lines are re-validated too: a correction that breaks one (its
-        dealer is now out of rotation, say) raises ``InvalidSheet`` naming it,
-        and the sheet stays as it was. Returns the results from ``deal`` on.
-        """
-        if not 1 <= deal <= len(self.lines):
-            raise SessionError(f"deal {deal!r} is not on this sheet (it has {len(self.lines)} lines)")
-        lines: list[object] = [*self.lines[: deal - 1], line, *self.lines[deal:]]
-        rebuilt = Sheet.from_lines(self.rules, lines, self.players, self.deals)
-        self.state, self.lines, self.results, self.totals = (
-            rebuilt.state,
-            rebuilt.lines,
-            rebuilt.results,
-            rebuilt.totals,
-        )
-        return self.results[deal - 1 :]
+    def _rebuilt(self, lines: list[object]) -> Sheet:
+        return Sheet.from_lines(self.rules, lines, self.players, self.deals)
 
     def _after(self, contract: str, dealer: int) -> SheetState:
         state, rules = self.state, self.rules

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from games.errors import InvalidLine, SessionError
 from games.rulesets import RuleSet
 from games.settlement import Settled
-from games.sheet import fill
+from games.sheet import Correctable, fill
 from games.zwicken.lines import CUTS, ZwickenPlay, check_zwicken_line, entered_mismatches, zwicken_options
 from games.zwicken.settlement import next_dealer, settle_zwicken
 
@@ -28,7 +28,7 @@ class ZwickenState(NamedTuple):
     pot: int = 0
 
 
-class ZwickenSheet:
+class ZwickenSheet(Correctable[ZwickenState]):
     """One table's open-ended Zwicken session under one rule set (``games.sessions.SessionSheet``)."""
 
     def __init__(self, rules: RuleSet, players: int = 4):
@@ -103,23 +103,8 @@ class ZwickenSheet:
         )
         return settled
 
-    def replace(self, deal: int, line: object) -> list[Settled]:
-        """Correct deal ``deal`` and re-settle (and re-validate) every line after it.
-
-        A correction that breaks a later line raises ``InvalidSheet`` naming it
-        and leaves the sheet as it was. Returns the results from ``deal`` on.
-        """
-        if type(deal) is not int or not 1 <= deal <= len(self.lines):
-            raise SessionError(f"deal {deal!r} is not on this sheet (it has {len(self.lines)} lines)")
-        lines: list[object] = [*self.lines[: deal - 1], line, *self.lines[deal:]]
-        rebuilt = ZwickenSheet.from_lines(self.rules, lines, self.players)
-        self.state, self.lines, self.results, self.totals = (
-            rebuilt.state,
-            rebuilt.lines,
-            rebuilt.results,
-            rebuilt.totals,
-        )
-        return self.results[deal - 1 :]
+    def _rebuilt(self, lines: list[object]) -> ZwickenSheet:
+        return ZwickenSheet.from_lines(self.rules, lines, self.players)
 
     def skip(self, line: object) -> None:
         """Move past an invalid line as if it had been the expected one.
