@@ -143,8 +143,8 @@ def entry_lag(competition: Any, lines: int, seed: int) -> list[float]:
     from games.generate import random_session
     from scoring.models import StandingsState
     from tournaments.models import Competition, ScoreSheet
-    from tournaments.services.competitions import create_round
     from tournaments.services.entry import record_deal
+    from tournaments.services.rounds import create_round, publish_round
 
     workers = [
         subprocess.Popen(
@@ -173,7 +173,7 @@ def entry_lag(competition: Any, lines: int, seed: int) -> list[float]:
     ]
     try:
         time.sleep(5)
-        round_ = create_round(competition, seed=seed)
+        round_ = publish_round(create_round(competition, seed=seed))
         sheets = list(ScoreSheet.objects.filter(table__round=round_).order_by("pk"))
         rules = competition.rule_set.engine_rules()
         rng = random.Random(seed)

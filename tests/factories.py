@@ -8,7 +8,8 @@ import factory
 from django.contrib.auth import get_user_model
 
 from tournaments.models import Club, Competition, Membership, Player, RuleSet
-from tournaments.services.competitions import create_round, register_players
+from tournaments.services.competitions import register_players
+from tournaments.services.rounds import create_round, publish_round
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -68,9 +69,9 @@ class CompetitionFactory(factory.django.DjangoModelFactory):
 
 
 def seated_competition(players: int = 4, preset: str = "iwwa", rounds: int = 1, **kwargs: Any) -> Competition:
-    """A competition with ``players`` registered players and ``rounds`` seated rounds."""
+    """A competition with ``players`` registered players and ``rounds`` seated, published rounds."""
     competition = CompetitionFactory(rule_set=RuleSetFactory(preset=preset), **kwargs)
     register_players(competition, PlayerFactory.create_batch(players))
     for _ in range(rounds):
-        create_round(competition)
+        publish_round(create_round(competition))
     return competition

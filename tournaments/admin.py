@@ -19,9 +19,11 @@ from tournaments.models import (
     Player,
     Registration,
     Round,
+    RoundEvent,
     RuleSet,
     ScoreSheet,
     Seat,
+    SeatingWish,
     Table,
 )
 from tournaments.permissions import admin_club_ids
@@ -93,11 +95,35 @@ class CompetitionAdmin(ClubScopedAdmin):
     inlines = [RegistrationInline]
 
 
+class RoundEventInline(admin.TabularInline):
+    """The round's log, read-only: history is not edited."""
+
+    model = RoundEvent
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = ["at", "action", "from_status", "to_status", "by", "reason", "detail"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Round)
 class RoundAdmin(ClubScopedAdmin):
+    """Status, seed and byes change only through the lifecycle (API, pages), where each step is logged."""
+
     club_path = "competition__club"
-    list_display = ["competition", "number", "seed"]
-    list_filter = ["competition"]
+    list_display = ["competition", "number", "status", "method", "seed"]
+    list_filter = ["competition", "status"]
+    readonly_fields = ["status", "method", "seed", "byes"]
+    inlines = [RoundEventInline]
+
+
+@admin.register(SeatingWish)
+class SeatingWishAdmin(ClubScopedAdmin):
+    club_path = "competition__club"
+    list_display = ["competition", "player", "other", "kind"]
+    list_filter = ["competition", "kind"]
+    autocomplete_fields = ["player", "other"]
 
 
 class SeatInline(admin.TabularInline):

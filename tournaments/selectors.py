@@ -41,10 +41,12 @@ def competition_standings(competition: Competition) -> StandingsView:
     )
 
 
-def competition_rounds(competition: Competition) -> QuerySet[Round]:
+def competition_rounds(competition: Competition, *, drafts: bool = False) -> QuerySet[Round]:
+    """Rounds with tables, seats and sheets; draft seatings only for those who run the competition."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
     tables = Prefetch("tables", queryset=Table.objects.select_related("sheet").prefetch_related(seats))
-    return competition.rounds.prefetch_related(tables).order_by("number")
+    rounds = competition.rounds.prefetch_related(tables).order_by("number")
+    return rounds if drafts else rounds.exclude(status=Round.Status.DRAFT)
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import views, views_print
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("c/<slug:slug>/", views.competition_detail, name="competition"),
     path("c/<slug:slug>/season/", views.season, name="season"),
     path("players/<int:pk>/", views.player_detail, name="player"),
+    path("c/<slug:slug>/r<int:round_number>/print/", views_print.round_print, name="round-print"),
     path("c/<slug:slug>/r<int:round_number>/t<int:table_number>/", views.sheet_detail, name="sheet"),
     path("c/<slug:slug>/r<int:round_number>/t<int:table_number>/entry/", views.sheet_entry, name="sheet-entry"),
 ]

@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.forms import line_form_class
-from tournaments.models import Competition, Player, ScoreSheet
-from tournaments.permissions import can_enter_scores
+from tournaments.models import Competition, Player, Round, ScoreSheet
+from tournaments.permissions import can_enter_scores, can_manage_competition
 from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected
 
@@ -32,6 +32,7 @@ def _visible_competition(request: HttpRequest, slug: str) -> Competition:
 
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
     competition = _visible_competition(request, slug)
+    manages = can_manage_competition(request.user, competition)
     return render(
         request,
         "competition.html",
@@ -39,20 +40,24 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "competition": competition,
             "standings": selectors.competition_standings(competition),
             "statistics": selectors.competition_statistics(competition),
-            "rounds": selectors.competition_rounds(competition),
+            "rounds": selectors.competition_rounds(competition, drafts=manages),
             "can_enter": can_enter_scores(request.user, competition),
+            "manages": manages,
         },
     )
 
 
 def _sheet(request: HttpRequest, slug: str, round_number: int, table_number: int) -> ScoreSheet:
     competition = _visible_competition(request, slug)
-    return get_object_or_404(
+    sheet = get_object_or_404(
         ScoreSheet.objects.select_related("table__round__competition__rule_set"),
         table__round__competition=competition,
         table__round__number=round_number,
         table__number=table_number,
     )
+    if sheet.table.round.status == Round.Status.DRAFT and not can_manage_competition(request.user, competition):
+        raise Http404("this round's seating is not published yet")
+    return sheet
 
 
 def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:

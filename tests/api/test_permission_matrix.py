@@ -273,6 +273,26 @@ ENDPOINTS: dict[str, Endpoint] = {
     ),
     "rounds-retrieve": Endpoint("get", "/rounds/{id}/", lambda w: f"/rounds/{w.round.pk}/"),
     "rounds-publish": Endpoint("post", "/rounds/{id}/publish/", lambda w: f"/rounds/{w.round.pk}/publish/"),
+    # the round is in play (deal 1 entered): organisers get the state's refusal (400), everyone else no further
+    "rounds-redraw": Endpoint("post", "/rounds/{id}/redraw/", lambda w: f"/rounds/{w.round.pk}/redraw/", lambda w: {}),
+    "rounds-swap": Endpoint(
+        "post",
+        "/rounds/{id}/swap/",
+        lambda w: f"/rounds/{w.round.pk}/swap/",
+        lambda w: {"players": list(w.competition.players.order_by("pk").values_list("pk", flat=True)[:2])},
+    ),
+    "rounds-problems": Endpoint("get", "/rounds/{id}/problems/", lambda w: f"/rounds/{w.round.pk}/problems/"),
+    "rounds-reseat": Endpoint(
+        "post",
+        "/rounds/{id}/reseat/",
+        lambda w: f"/rounds/{w.round.pk}/reseat/",
+        lambda w: {"players": list(w.competition.players.values_list("pk", flat=True))},
+    ),
+    "rounds-finalise": Endpoint("post", "/rounds/{id}/finalise/", lambda w: f"/rounds/{w.round.pk}/finalise/"),
+    "rounds-reopen": Endpoint(
+        "post", "/rounds/{id}/reopen/", lambda w: f"/rounds/{w.round.pk}/reopen/", lambda w: {"reason": "typo"}
+    ),
+    "rounds-events": Endpoint("get", "/rounds/{id}/events/", lambda w: f"/rounds/{w.round.pk}/events/"),
     "tables-list": Endpoint("get", "/tables/", lambda w: "/tables/"),
     "tables-retrieve": Endpoint("get", "/tables/{id}/", lambda w: f"/tables/{w.sheet.table_id}/"),
     # score sheets
@@ -386,7 +406,15 @@ EXPECTED: dict[str, tuple[Any, ...]] = {
     "rounds-list":                       EVERYONE,
     "rounds-create":                     (NO,      NO,      NO,    NO,     OK,       NO,         OK,        OK),
     "rounds-retrieve":                   EVERYONE,
-    "rounds-publish":                    (NO,      NO,      NO,    NO,     OK,       NO,         OK,        OK),
+    # both rounds are in play already: publishing again is refused with the reason
+    "rounds-publish":                    (NO,      NO,      NO,    NO,     400,      NO,         400,       400),
+    "rounds-redraw":                     (NO,      NO,      NO,    NO,     400,      NO,         400,       400),
+    "rounds-swap":                       (NO,      NO,      NO,    NO,     400,      NO,         400,       400),
+    "rounds-problems":                   (NO,      NO,      NO,    NO,     OK,       NO,         OK,        OK),
+    "rounds-reseat":                     (NO,      NO,      NO,    NO,     400,      NO,         400,       400),
+    "rounds-finalise":                   (NO,      NO,      NO,    NO,     400,      NO,         400,       400),
+    "rounds-reopen":                     (NO,      NO,      NO,    NO,     400,      NO,         400,       400),
+    "rounds-events":                     (NO,      NO,      NO,    NO,     OK,       NO,         OK,        OK),
     "tables-list":                       EVERYONE,
     "tables-retrieve":                   EVERYONE,
     "sheets-list":                       EVERYONE,
@@ -409,7 +437,7 @@ EXPECTED: dict[str, tuple[Any, ...]] = {
     "hidden-competitions-standings-csv": (HID,     HID,     HID,   HID,    OK,       HID,        OK,        OK),
     "hidden-competitions-archive":       (HID,     HID,     HID,   HID,    OK,       HID,        OK,        OK),
     "hidden-rounds-retrieve":            (HID,     HID,     HID,   HID,    OK,       HID,        OK,        OK),
-    "hidden-rounds-publish":             (NOH,     NOH,     NOH,   NOH,    OK,       NOH,        OK,        OK),
+    "hidden-rounds-publish":             (NOH,     NOH,     NOH,   NOH,    400,      NOH,        400,       400),
     "hidden-tables-retrieve":            (HID,     HID,     HID,   HID,    OK,       HID,        OK,        OK),
     "hidden-sheets-retrieve":            (HID,     HID,     HID,   HID,    OK,       HID,        OK,        OK),
     "hidden-sheets-export":              (HID,     HID,     HID,   HID,    OK,       HID,        OK,        OK),

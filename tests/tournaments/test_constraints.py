@@ -21,8 +21,8 @@ from tournaments.models import (
     Seat,
     Table,
 )
-from tournaments.services.competitions import create_round, random_seating, table_sizes
-from tournaments.services.errors import ServiceError
+from tournaments.seating import table_sizes
+from tournaments.services.rounds import create_round
 
 pytestmark = pytest.mark.django_db
 
@@ -228,44 +228,6 @@ def test_a_combined_preset_with_a_tariff_override_is_accepted() -> None:
 
 
 # -- seating services ---------------------------------------------------------------------------------------------
-
-
-def test_eighteen_players_sit_at_two_tables_of_five_and_two_of_four() -> None:
-    assert table_sizes(18) == [5, 5, 4, 4]
-
-
-def fewest_fives(players: int) -> int:
-    """The smallest number of tables of five that leaves a multiple of four (worked out here, not by the service)."""
-    return next(fives for fives in range(players // 5 + 1) if (players - 5 * fives) % 4 == 0)
-
-
-@pytest.mark.parametrize("players", [4, 5, 8, 9, 10, 12, 13])
-def test_table_sizes_seat_everyone_at_tables_of_four_with_as_few_fives_as_possible(players: int) -> None:
-    sizes = table_sizes(players)
-    assert sum(sizes) == players
-    assert set(sizes) <= {4, 5}
-    assert sizes.count(5) == fewest_fives(players)
-
-
-@pytest.mark.parametrize("players", [3, 6, 7, 11])
-def test_a_player_count_that_cannot_fill_tables_of_four_and_five_is_refused(players: int) -> None:
-    with pytest.raises(ServiceError) as refused_:
-        table_sizes(players)
-    assert str(players) in str(refused_.value)
-
-
-def test_a_seating_is_reproducible_from_its_seed() -> None:
-    ids = list(range(101, 119))
-    seating = random_seating(ids, seed=42)
-    assert random_seating(ids, seed=42) == seating
-    assert random_seating(list(reversed(ids)), seed=42) == seating  # the order players registered in does not matter
-    assert sorted(p for table in seating for p in table) == ids
-    assert [len(table) for table in seating] == table_sizes(len(ids))
-
-
-def test_another_seed_gives_another_seating() -> None:
-    ids = list(range(101, 119))
-    assert random_seating(ids, seed=42) != random_seating(ids, seed=43)
 
 
 def test_a_new_round_seats_every_registered_player_once_with_a_sheet_per_table() -> None:

@@ -14,7 +14,7 @@ from django.test import Client
 from scoring.models import Standing
 from tournaments.models import Club, Competition, DealEntry, Membership, Player, ScoreSheet, Seat
 from tournaments.permissions import can_enter_scores
-from tournaments.services.competitions import table_sizes
+from tournaments.seating import table_sizes
 from tournaments.services.entry import engine_sheet
 
 pytestmark = pytest.mark.django_db

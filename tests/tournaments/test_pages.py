@@ -23,8 +23,9 @@ from scoring.models import Standing
 from tests.factories import ClubFactory, CompetitionFactory, PlayerFactory, seated_competition
 from tests.roles import Roles, make_roles
 from tournaments.models import Competition, DealEntry, Penalty, ScoreSheet
-from tournaments.services.competitions import create_round, register_players
+from tournaments.services.competitions import register_players
 from tournaments.services.entry import record_deal
+from tournaments.services.rounds import create_round, publish_round
 
 pytestmark = pytest.mark.django_db
 
@@ -450,7 +451,7 @@ def test_the_language_switch_remembers_dutch(client: Client) -> None:
 def test_at_a_table_of_five_the_dealer_sits_out_with_zero(client: Client) -> None:
     competition = CompetitionFactory()
     register_players(competition, PlayerFactory.create_batch(5))
-    create_round(competition)
+    publish_round(create_round(competition))
     sheet = first_sheet(competition)
     assert sheet.table.size == 5
     record_deal(sheet, ALLEEN_6)  # seat 0 deals and sits out; seat 2 plays alone against seats 1, 3 and 4

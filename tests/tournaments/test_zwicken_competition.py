@@ -12,9 +12,10 @@ from scoring.models import Standing
 from tests.factories import ClubFactory, PlayerFactory
 from tests.roles import make_roles
 from tournaments.models import DealEntry, ScoreSheet
-from tournaments.services.competitions import create_competition, create_round, create_rule_set, register_players
+from tournaments.services.competitions import create_competition, create_rule_set, register_players
 from tournaments.services.entry import record_deal
 from tournaments.services.errors import EntryRejected
+from tournaments.services.rounds import create_round, publish_round
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def sheet() -> ScoreSheet:
     competition = create_competition(club=ClubFactory(), name="Zwickerabend", slug="zwick", rule_set=rule_set)
     assert competition.deals_per_session is None  # open-ended
     register_players(competition, PlayerFactory.create_batch(4))
-    create_round(competition)
+    publish_round(create_round(competition))
     return ScoreSheet.objects.get(table__round__competition=competition)
 
 

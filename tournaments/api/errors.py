@@ -53,7 +53,8 @@ _UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 class ApiSchema(AutoSchema):
     """Documents the error responses every operation can give, besides its own.
 
-    401: bad credentials (on any operation); 403: not allowed to write; 404:
+    401: bad credentials (on any operation); 403: not allowed to write (or to
+    read, for a view's ``organiser_reads`` actions); 404:
     no such object; 400: invalid input (writes, list filters); 409/422: an
     ``Idempotency-Key`` still being processed or used for another request.
     Bodies: ``{"detail": ...}``, ``{"errors": [...]}`` (engine and import
@@ -76,8 +77,8 @@ class ApiSchema(AutoSchema):
 
     def _error_codes(self) -> list[str]:
         codes = ["401"]
-        if self.method in _UNSAFE:
-            codes += ["400", "403"]
+        if self.method in _UNSAFE or getattr(self.view, "action", None) in getattr(self.view, "organiser_reads", ()):
+            codes += ["400", "403"] if self.method in _UNSAFE else ["403"]
         elif getattr(self.view, "action", None) == "list" and getattr(self.view, "filterset_fields", None):
             codes.append("400")  # a filter value of the wrong type
         if "{" in self.path:

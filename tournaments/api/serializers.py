@@ -8,7 +8,20 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from scoring.models import Rating, Standing
-from tournaments.models import Club, Competition, DealEntry, Penalty, Player, Round, RuleSet, ScoreSheet, Seat, Table
+from tournaments.models import (
+    Club,
+    Competition,
+    DealEntry,
+    Penalty,
+    Player,
+    Round,
+    RoundEvent,
+    RuleSet,
+    ScoreSheet,
+    Seat,
+    Table,
+)
+from tournaments.seating import GENERATORS
 
 
 class ClubSerializer(serializers.ModelSerializer[Club]):
@@ -78,7 +91,15 @@ class CompetitionSerializer(serializers.ModelSerializer[Competition]):
             "deals_per_session",
             "is_public",
             "starts_on",
+            "seating_method",
+            "keep_clubmates_apart",
         ]
+        extra_kwargs = {"seating_method": {"required": False}}
+
+    def validate_seating_method(self, value: str) -> str:
+        if value not in GENERATORS:
+            raise serializers.ValidationError(f"choose one of {sorted(GENERATORS)}")
+        return value
 
 
 class SeatSerializer(serializers.ModelSerializer[Seat]):
@@ -100,13 +121,53 @@ class TableSerializer(serializers.ModelSerializer[Table]):
 
 
 class RoundSerializer(serializers.ModelSerializer[Round]):
+    """A round and its seating. On creation: ``method`` (default: the competition's), ``players`` present
+    (default: every active registration) and, for ``manual``, the organiser's ``seating``."""
+
     tables = TableSerializer(many=True, read_only=True)
+    method = serializers.ChoiceField(choices=sorted(GENERATORS), required=False)
+    players = serializers.ListField(child=serializers.IntegerField(), required=False, write_only=True, max_length=2000)
+    seating = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), max_length=5),
+        required=False,
+        write_only=True,
+        max_length=500,
+    )
 
     class Meta:
         model = Round
-        fields = ["id", "competition", "number", "seed", "status", "tables"]
-        read_only_fields = ["number", "status", "tables"]
-        extra_kwargs = {"seed": {"required": False}}
+        fields = ["id", "competition", "number", "seed", "method", "status", "byes", "tables", "players", "seating"]
+        read_only_fields = ["number", "status", "byes", "tables"]
+        extra_kwargs = {"seed": {"required": False, "min_value": 0, "max_value": 2**53}}
+
+
+class RoundEventSerializer(serializers.ModelSerializer[RoundEvent]):
+    by = serializers.CharField(source="by.username", default=None, read_only=True, allow_null=True)
+
+    class Meta:
+        model = RoundEvent
+        fields = ["action", "from_status", "to_status", "by", "reason", "detail", "at"]
+
+
+class RedrawSerializer(serializers.Serializer[Any]):
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**53)
+    method = serializers.ChoiceField(choices=sorted(GENERATORS), required=False)
+    seating = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), max_length=5), required=False, max_length=500
+    )
+
+
+class SwapSerializer(serializers.Serializer[Any]):
+    players = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+
+
+class ReseatSerializer(serializers.Serializer[Any]):
+    players = serializers.ListField(child=serializers.IntegerField(), min_length=4, max_length=2000)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class ReasonSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(max_length=500)
 
 
 class DealEntrySerializer(serializers.ModelSerializer[DealEntry]):

@@ -2,7 +2,7 @@ from django.urls import include, path, re_path
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
 
-from tournaments.api import views_results, views_setup
+from tournaments.api import views_results, views_rounds, views_setup
 from tournaments.api.errors import ApiSchema, not_found
 
 router = DefaultRouter()
@@ -10,7 +10,7 @@ router.register("clubs", views_setup.ClubViewSet, basename="club")
 router.register("players", views_setup.PlayerViewSet, basename="player")
 router.register("rulesets", views_setup.RuleSetViewSet, basename="ruleset")
 router.register("competitions", views_setup.CompetitionViewSet, basename="competition")
-router.register("rounds", views_setup.RoundViewSet, basename="round")
+router.register("rounds", views_rounds.RoundViewSet, basename="round")
 router.register("tables", views_setup.TableViewSet, basename="table")
 router.register("sheets", views_results.ScoreSheetViewSet, basename="sheet")
 router.register("penalties", views_setup.PenaltyViewSet, basename="penalty")

@@ -30,15 +30,14 @@ from tournaments.api.serializers import (
     PenaltySerializer,
     PlayerDetailSerializer,
     PlayerSerializer,
-    RoundSerializer,
     RuleSetSerializer,
     ScoreRequestSerializer,
     ScoreResponseSerializer,
     StandingSerializer,
     TableSerializer,
 )
-from tournaments.models import Club, Competition, Membership, Penalty, Player, Round, RuleSet, Table
-from tournaments.services.competitions import create_competition, create_round
+from tournaments.models import Club, Competition, Membership, Penalty, Player, RuleSet, Table
+from tournaments.services.competitions import create_competition
 from tournaments.services.errors import ServiceError
 from tournaments.services.transfer import (
     ImportRejected,
@@ -226,39 +225,6 @@ class CompetitionViewSet(
         except ImportRejected as exc:
             return errors_response(exc.errors)
         return Response(CompetitionSerializer(competition).data, status=status.HTTP_201_CREATED)
-
-
-class RoundViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin):
-    """Rounds and their seatings. POST generates the next round's seating; ``publish`` shows it to players."""
-
-    serializer_class = RoundSerializer
-    filterset_fields = ["competition", "status", "number"]
-
-    def get_queryset(self) -> QuerySet[Round]:
-        visible = rules.visible_competitions(self.request.user)
-        return (
-            Round.objects.filter(competition__in=visible)
-            .select_related("competition")
-            .prefetch_related("tables__seats__player", "tables__sheet")
-            .order_by("competition_id", "number")
-        )
-
-    def perform_create(self, serializer: Any) -> None:
-        competition = serializer.validated_data["competition"]
-        if not rules.can_manage_competition(self.request.user, competition):
-            raise PermissionDenied("Only the competition's organisers generate seatings.")
-        try:
-            serializer.instance = create_round(competition, seed=serializer.validated_data.get("seed"))
-        except ServiceError as exc:
-            raise ValidationError(str(exc)) from exc
-
-    @extend_schema(request=None, responses=RoundSerializer)
-    @action(detail=True, methods=["post"])
-    def publish(self, request: Request, pk: str | None = None) -> Response:
-        round_ = self.get_object()
-        Round.objects.filter(pk=round_.pk).update(status=Round.Status.PUBLISHED)
-        round_.refresh_from_db()
-        return Response(RoundSerializer(round_).data)
 
 
 class TableViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):

@@ -4,6 +4,7 @@ from tournaments.models.clubs import Club, Membership, Player
 from tournaments.models.competitions import Competition, Game, Registration, Round
 from tournaments.models.idempotency import IdempotentRequest
 from tournaments.models.rules import RuleSet
+from tournaments.models.seating import RoundEvent, SeatingWish
 from tournaments.models.sheets import DealEntry, Penalty, ScoreSheet, SeatResult
 from tournaments.models.tables import Seat, Table
 
@@ -18,9 +19,11 @@ __all__ = [
     "Player",
     "Registration",
     "Round",
+    "RoundEvent",
     "RuleSet",
     "ScoreSheet",
     "Seat",
     "SeatResult",
+    "SeatingWish",
     "Table",
 ]

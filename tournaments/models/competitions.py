@@ -34,6 +34,9 @@ class Competition(models.Model):
     min_evenings = models.PositiveSmallIntegerField(_("minimum evenings to be ranked"), default=0)
     best_evenings = models.PositiveSmallIntegerField(_("best N evenings count"), null=True, blank=True)
     evening_decay = models.FloatField(_("weight of an evening per evening of age"), default=1.0)
+    # How the next round is seated (tournaments.seating generators) and whether club-mates are kept apart.
+    seating_method = models.CharField(_("seating method"), max_length=16, default="mixer")
+    keep_clubmates_apart = models.BooleanField(_("keep club-mates apart"), default=False)
     # Bumped in the same transaction as every entry: standings older than this are stale.
     entries_version = models.PositiveBigIntegerField(default=0, editable=False)
     players = models.ManyToManyField(
@@ -84,6 +87,10 @@ class Competition(models.Model):
                     find_tiebreak(key)
                 except ScoringError as exc:
                     errors["tie_breaks"] = str(exc)
+        from tournaments.seating import GENERATORS
+
+        if self.seating_method not in GENERATORS:
+            errors["seating_method"] = f"choose one of {sorted(GENERATORS)}"
         if self.placement_points:
             try:
                 MethodOptions(tuple(self.placement_points))
@@ -97,6 +104,8 @@ class Registration(models.Model):
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="registrations")
     registered_at = models.DateTimeField(auto_now_add=True)
+    # A withdrawn player keeps their results but is no longer seated in new rounds.
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["competition", "player"], name="registration_once")]
@@ -108,11 +117,17 @@ class Round(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft seating")
         PUBLISHED = "published", _("Published")
+        IN_PLAY = "in_play", _("In play")
+        COMPLETE = "complete", _("Complete")
+        FINALISED = "finalised", _("Finalised")
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("number"))
     seed = models.BigIntegerField(_("seating seed"), default=0)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.DRAFT)
+    method = models.CharField(_("seating method"), max_length=16, default="random")
+    # Players present but not seated (6, 7 or 11 present): byes rotate, so they are remembered.
+    byes = models.JSONField(_("byes"), default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -120,6 +135,10 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["competition", "number"], name="round_number_once"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=models.Q(status__in=["draft", "published", "in_play", "complete", "finalised"]),
+                name="round_status_known",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,25 +1,16 @@
-"""Pure-Python seating schedules for Wiezen tournaments (no Django)."""
+"""Pure-Python seating for Wiezen tournaments and leagues (no Django): generators, designs, re-seating."""
 
-from .generators import (
-    GENERATORS,
-    GreedySeating,
-    RandomSeating,
-    ScheduleSeating,
-    SeatingGenerator,
-    find,
-    repeat_free_rounds,
-    repeated_pairs,
-    table_sizes,
-)
+from .core import SeatingError, SeatingRequest, repeat_free_rounds, repeated_pairs, table_sizes
+from .generators import GENERATORS, Generator, find, seating_problems
 
 __all__ = [
     "GENERATORS",
-    "GreedySeating",
-    "RandomSeating",
-    "ScheduleSeating",
-    "SeatingGenerator",
+    "Generator",
+    "SeatingError",
+    "SeatingRequest",
     "find",
     "repeat_free_rounds",
     "repeated_pairs",
+    "seating_problems",
     "table_sizes",
 ]

@@ -1,175 +1,132 @@
 """Seating generators: which players share a table in each round.
 
-Players are ``1..n``; a round is a list of tables, each a list of player numbers in seat order. Tables seat
-4 players, plus as few tables of 5 as possible. When ``n`` cannot be written as ``4a + 5b`` (6, 7, 11) the
-largest number of players that can be seated plays and the rest get a bye; byes rotate.
+Each generator has a ``key`` (stored on a round), a ``name`` and ``next_round(request)``. ``rounds(n, count,
+seed)`` seats players ``1..n`` for several rounds in a row, for the command line and the benchmark.
+
+- ``random``: a seeded draw; fair about tables of five and byes, blind to who met whom.
+- ``greedy``: the baseline, a random-restart greedy that fills tables with who met the table least.
+- ``mixer``: league evenings; fewest repeated meetings with the history, recent meetings weighing more, with
+  "keep club-mates apart" and "keep these players apart / together".
+- ``swiss``: tables of players of similar standing, still avoiding repeats (last rounds, finals).
+- ``schedule``: all rounds of a tournament at once, from a known design where one exists.
+- ``manual``: the organiser's own tables, checked.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import combinations
-from typing import ClassVar, Protocol
+from typing import ClassVar
 
-from .fields import GF, field, prime_power
-
-Round = list[list[int]]
-History = Sequence[Sequence[Sequence[int]]]
-
-
-def table_sizes(n: int) -> list[int]:
-    """Table sizes for ``n`` players: most players seated, then fewest tables of 5."""
-    for seated in range(n, 3, -1):
-        for fives in range(seated // 5 + 1):
-            if (seated - 5 * fives) % 4 == 0:
-                return [4] * ((seated - 5 * fives) // 4) + [5] * fives
-    raise ValueError(f"need at least 4 players, got {n}")
-
-
-def repeat_free_rounds(rounds: History) -> int:
-    """Number of leading rounds in which no pair of players meets for a second time."""
-    seen: set[tuple[int, int]] = set()
-    for index, rnd in enumerate(rounds):
-        for table in rnd:
-            for a, b in combinations(sorted(table), 2):
-                if (a, b) in seen:
-                    return index
-                seen.add((a, b))
-    return len(rounds)
+from .core import (
+    EPS,
+    History,
+    Ledger,
+    Round,
+    SeatingError,
+    SeatingRequest,
+    check_request,
+    constraint_problems,
+    improve,
+    initial_tables,
+    table_sizes,
+)
+from .designs import resolvable_design as construction
 
 
-def repeated_pairs(rounds: History) -> int:
-    """Total number of extra meetings: a pair meeting ``k`` times contributes ``k - 1``."""
-    counts: dict[tuple[int, int], int] = {}
-    for rnd in rounds:
-        for table in rnd:
-            for pair in combinations(sorted(table), 2):
-                counts[pair] = counts.get(pair, 0) + 1
-    return sum(c - 1 for c in counts.values())
+def round_seed(seed: int, index: int) -> int:
+    """A distinct, reproducible seed for the ``index``-th round seated from one ``seed``."""
+    return seed * 1_000_003 + index
 
 
-class SeatingGenerator(Protocol):
+def _to_players(ledger: Ledger, tables: Sequence[Sequence[int]]) -> Round:
+    players = ledger.players
+    return [[players[i] for i in table] for table in tables]
+
+
+def _settled(ledger: Ledger, tables: list[list[int]]) -> bool:
+    """No repeated meeting, no club-mates together and every wish kept: nothing left to improve."""
+    return ledger.cost(tables) <= sum(ledger.floor) / 2 + EPS
+
+
+class Generator:
+    """Base: seats several rounds by asking ``next_round`` once per round with the growing history."""
+
     key: ClassVar[str]
     name: ClassVar[str]
+    recency: ClassVar[bool] = False
 
-    def rounds(self, n: int, count: int, seed: int, history: History = ()) -> list[Round]: ...
-
-
-class _State:
-    """Meeting and bye counters for players 1..n, fed with history and generated rounds."""
-
-    def __init__(self, n: int, history: History) -> None:
-        self.n = n
-        self.meet = [[0] * (n + 1) for _ in range(n + 1)]
-        self.byes = [0] * (n + 1)
-        for rnd in history:
-            self.add(rnd)
-
-    def add(self, rnd: Sequence[Sequence[int]]) -> None:
-        seated: set[int] = set()
-        for table in rnd:
-            seated.update(table)
-            for a, b in combinations(table, 2):
-                if 1 <= a <= self.n and 1 <= b <= self.n:
-                    self.meet[a][b] += 1
-                    self.meet[b][a] += 1
-        for player in range(1, self.n + 1):
-            if player not in seated:
-                self.byes[player] += 1
-
-    def cost(self, rnd: Round) -> int:
-        meet = self.meet
-        return sum(meet[a][b] for table in rnd for a, b in combinations(table, 2))
-
-    def players_for_round(self, rng: random.Random, seated: int) -> list[int]:
-        """All players in random order when everybody plays, else the ``seated`` with the most byes."""
-        players = list(range(1, self.n + 1))
-        rng.shuffle(players)
-        if seated < self.n:
-            players.sort(key=lambda p: -self.byes[p])  # stable: random among equals
-            players = players[:seated]
-        return players
-
-
-def _deal(players: list[int], sizes: list[int]) -> Round:
-    out: Round = []
-    start = 0
-    for size in sizes:
-        out.append(players[start : start + size])
-        start += size
-    return out
-
-
-class RandomSeating:
-    key: ClassVar[str] = "random"
-    name: ClassVar[str] = "Random"
+    def next_round(self, request: SeatingRequest) -> Round:
+        raise NotImplementedError
 
     def rounds(self, n: int, count: int, seed: int, history: History = ()) -> list[Round]:
-        sizes = table_sizes(n)
-        rng = random.Random(seed)
-        state = _State(n, history)
+        players = list(range(1, n + 1))
+        byes = dict.fromkeys(players, 0)
         out: list[Round] = []
-        for _ in range(count):
-            players = state.players_for_round(rng, sum(sizes))
-            rng.shuffle(players)
-            rnd = _deal(players, sizes)
-            state.add(rnd)
+        for rnd in history:
+            _count_byes(byes, rnd)
+        for index in range(count):
+            request = SeatingRequest(players, history=[*history, *out], seed=round_seed(seed, index), byes=byes)
+            rnd = self.next_round(request)
+            _count_byes(byes, rnd)
             out.append(rnd)
         return out
 
+    def _checked(self, ledger: Ledger, tables: list[list[int]], request: SeatingRequest) -> Round:
+        seating = _to_players(ledger, tables)
+        problems = constraint_problems(seating, request)
+        if problems:
+            raise SeatingError(problems)
+        return seating
 
-def _greedy_round(state: _State, sizes: list[int], rng: random.Random) -> Round:
-    meet = state.meet
-    remaining = state.players_for_round(rng, sum(sizes))
-    rng.shuffle(remaining)
-    rnd: Round = []
+
+def _count_byes(byes: dict[int, int], rnd: Sequence[Sequence[int]]) -> None:
+    seated = {p for table in rnd for p in table}
+    for p in byes:
+        if p not in seated:
+            byes[p] += 1
+
+
+class RandomSeating(Generator):
+    key: ClassVar[str] = "random"
+    name: ClassVar[str] = "Random"
+
+    def next_round(self, request: SeatingRequest) -> Round:
+        check_request(request)
+        rng = random.Random(request.seed)
+        ledger = Ledger(request)
+        sizes = table_sizes(len(ledger.players))
+        _, at_five, at_four = ledger.split(sizes, rng)
+        rng.shuffle(at_five)
+        rng.shuffle(at_four)
+        return _to_players(ledger, initial_tables(sizes, at_five, at_four))
+
+
+def _greedy_tables(ledger: Ledger, sizes: Sequence[int], rng: random.Random) -> list[list[int]]:
+    """Open each table with a random player, then add whoever weighs least against the table so far."""
+    w = ledger.weight
+    _, at_five, at_four = ledger.split(sizes, rng)
+    pools = {5: at_five, 4: at_four}
+    tables: list[list[int]] = []
     for size in sizes:
-        table = [remaining.pop(0)]
+        pool = pools[size]
+        table = [pool.pop(rng.randrange(len(pool)))]
         while len(table) < size:
-            best_i = 0
-            best = -1
-            for i, cand in enumerate(remaining):
-                row = meet[cand]
+            best_i, best = 0, float("inf")
+            for i, cand in enumerate(pool):
+                row = w[cand]
                 score = sum(row[x] for x in table)
-                if best < 0 or score < best:
+                if score < best:
                     best, best_i = score, i
-                    if score == 0:
+                    if score <= 0:
                         break
-            table.append(remaining.pop(best_i))
-        rnd.append(table)
-    return rnd
-
-
-def _local_search(state: _State, rnd: Round, max_passes: int) -> Round:
-    """Swap players between tables while that lowers the round's repeated meetings (first improvement)."""
-    meet = state.meet
-    tables = [list(t) for t in rnd]
-    for _ in range(max_passes):
-        improved = False
-        for ti, tj in combinations(range(len(tables)), 2):
-            t1, t2 = tables[ti], tables[tj]
-            for i in range(len(t1)):
-                for j in range(len(t2)):
-                    a, b = t1[i], t2[j]
-                    ra, rb = meet[a], meet[b]
-                    delta = 0
-                    for c in t1:
-                        if c != a:
-                            delta += rb[c] - ra[c]
-                    for d in t2:
-                        if d != b:
-                            delta += ra[d] - rb[d]
-                    if delta < 0:
-                        t1[i], t2[j] = b, a
-                        improved = True
-        if not improved:
-            break
+            table.append(pool.pop(best_i))
+        tables.append(table)
     return tables
 
 
-class GreedySeating:
-    """Random-restart greedy: fill tables one by one with the players who met the table least."""
+class GreedySeating(Generator):
+    """Random-restart greedy, the benchmark's baseline: the best of ``restarts`` greedy draws."""
 
     key: ClassVar[str] = "greedy"
     name: ClassVar[str] = "Greedy"
@@ -177,103 +134,106 @@ class GreedySeating:
     def __init__(self, restarts: int = 200) -> None:
         self.restarts = restarts
 
-    def best_round(self, state: _State, sizes: list[int], rng: random.Random, polish: int = 0) -> Round:
-        best: Round | None = None
-        best_cost = -1
+    def next_round(self, request: SeatingRequest) -> Round:
+        check_request(request)
+        rng = random.Random(request.seed)
+        ledger = Ledger(request)
+        sizes = table_sizes(len(ledger.players))
+        best: list[list[int]] = []
+        best_cost = float("inf")
         for _ in range(max(1, self.restarts)):
-            rnd = _greedy_round(state, sizes, rng)
-            if polish:
-                rnd = _local_search(state, rnd, polish)
-            cost = state.cost(rnd)
-            if best is None or cost < best_cost:
-                best, best_cost = rnd, cost
-                if cost == 0:
+            tables = _greedy_tables(ledger, sizes, rng)
+            cost = ledger.cost(tables)
+            if cost < best_cost:
+                best, best_cost = tables, cost
+                if _settled(ledger, tables):
                     break
-        assert best is not None
+        return self._checked(ledger, best, request)
+
+
+class MixerSeating(Generator):
+    """Fewest repeated meetings with the history (recent ones weigh more), then the organiser's wishes.
+
+    Random fair draws polished by the swap search; the number of draws shrinks with the number of players so
+    that one round for 400 players stays well under a second.
+    """
+
+    key: ClassVar[str] = "mixer"
+    name: ClassVar[str] = "Mixer"
+    recency: ClassVar[bool] = True
+
+    def __init__(self, budget: int = 4000) -> None:
+        self.budget = budget  # players times draws
+
+    def next_round(self, request: SeatingRequest) -> Round:
+        check_request(request)
+        rng = random.Random(request.seed)
+        ledger = Ledger(request, recency=self.recency)
+        return self._checked(ledger, self.search(ledger, rng), request)
+
+    def search(self, ledger: Ledger, rng: random.Random) -> list[list[int]]:
+        sizes = table_sizes(len(ledger.players))
+        best: list[list[int]] = []
+        best_cost = float("inf")
+        for _ in range(max(1, self.budget // len(ledger.players))):
+            _, at_five, at_four = ledger.split(sizes, rng)
+            tables = improve(ledger, initial_tables(sizes, at_five, at_four), rng)
+            cost = ledger.cost(tables)
+            if cost < best_cost - EPS:
+                best, best_cost = tables, cost
+            if _settled(ledger, tables):
+                break
         return best
 
-    def rounds(self, n: int, count: int, seed: int, history: History = ()) -> list[Round]:
-        return self._rounds(n, count, seed, history, polish=0)
 
-    def _rounds(self, n: int, count: int, seed: int, history: History, polish: int) -> list[Round]:
-        sizes = table_sizes(n)
-        rng = random.Random(seed)
-        state = _State(n, history)
-        out: list[Round] = []
-        for _ in range(count):
-            rnd = self.best_round(state, sizes, rng, polish)
-            state.add(rnd)
-            out.append(rnd)
-        return out
+class SwissSeating(Generator):
+    """Players of similar standing together: consecutive ranks per table, then swaps between neighbouring
+    tables that avoid repeated meetings at a small cost in rank distance."""
 
+    key: ClassVar[str] = "swiss"
+    name: ClassVar[str] = "Swiss"
+    rank_weight: ClassVar[float] = 0.05  # per place of rank distance in a pair: moving one table costs < a repeat
 
-# ---------------------------------------------------------------------------------------------------------
-# Constructions
-# ---------------------------------------------------------------------------------------------------------
-
-
-def affine_plane_4() -> list[Round]:
-    """AG(2,4) on 16 points: 5 parallel classes of 4 lines. Point (x, y) is player ``4x + y + 1``."""
-    f = field(4)
-    out: list[Round] = []
-    for slope in f.elements:  # lines y = slope * x + b
-        out.append([[4 * x + f.add(f.mul(slope, x), b) + 1 for x in f.elements] for b in f.elements])
-    out.append([[4 * c + y + 1 for y in f.elements] for c in f.elements])  # lines x = c
-    return out
-
-
-def affine_space_4() -> list[Round]:
-    """AG(3,4) on 64 points: 21 parallel classes (the points of PG(2,4)) of 16 lines of 4 points."""
-    f = field(4)
-
-    def number(v: tuple[int, int, int]) -> int:
-        return 16 * v[0] + 4 * v[1] + v[2] + 1
-
-    directions = [(1, b, c) for b in f.elements for c in f.elements]
-    directions += [(0, 1, c) for c in f.elements] + [(0, 0, 1)]
-    points = [(x, y, z) for x in f.elements for y in f.elements for z in f.elements]
-    out: list[Round] = []
-    for d in directions:
-        covered: set[tuple[int, int, int]] = set()
-        rnd: Round = []
-        for pt in points:
-            if pt in covered:
+    def next_round(self, request: SeatingRequest) -> Round:
+        check_request(request)
+        rng = random.Random(request.seed)
+        ledger = Ledger(request, recency=True)
+        m = len(ledger.players)
+        known = [ledger.index[p] for p in request.ranking if p in ledger.index]
+        rest = [i for i in range(m) if i not in set(known)]
+        rng.shuffle(rest)
+        rank = {i: r for r, i in enumerate([*dict.fromkeys(known), *rest])}
+        for i in range(m):
+            row = ledger.weight[i]
+            for j in range(m):
+                if i != j:
+                    row[j] += self.rank_weight * abs(rank[i] - rank[j])
+        sizes = table_sizes(m)
+        _, at_five, at_four = ledger.split(sizes, rng)
+        in_order = iter(sorted([*at_five, *at_four], key=rank.__getitem__))
+        tables = [[next(in_order) for _ in range(size)] for size in sizes]
+        # restore the fair choice of who sits at tables of 5: each seat there goes to the nearest-ranked
+        # player owed one who sits at a table of 4
+        owed = set(at_five)
+        for table in tables:
+            if len(table) != 5:
                 continue
-            line = [
-                (f.add(pt[0], f.mul(t, d[0])), f.add(pt[1], f.mul(t, d[1])), f.add(pt[2], f.mul(t, d[2])))
-                for t in f.elements
-            ]
-            covered.update(line)
-            rnd.append([number(v) for v in line])
-        out.append(rnd)
-    return out
+            for k, p in enumerate(table):
+                if p in owed:
+                    continue
+                candidates = [(abs(rank[q] - rank[p]), q, t) for t in tables if len(t) == 4 for q in t if q in owed]
+                _, q, t_owed = min(candidates, key=lambda c: c[0])
+                t_owed[t_owed.index(q)] = p
+                table[k] = q
+        return self._checked(ledger, improve(ledger, tables, rng), request)
 
 
-def transversal_design(q: int) -> list[Round]:
-    """Resolvable TD(4, q) from the Latin squares L_k(i, j) = k*i + j, k = 1, 2, 3, over GF(q), q >= 4.
+class ScheduleSeating(Generator):
+    """All rounds at once: a known construction where one exists, else greedy draws polished by swaps.
 
-    Point (g, x) is player ``g*q + x + 1``. Round i, table j seats (0, j) and (g, L_g(i, j)) for g = 1, 2, 3.
-    Since the labels 1, 2, 3 are distinct non-zero field elements, any two points fix (i, j): no pair repeats.
+    As a next-round generator it continues its own schedule while the history follows it, and seats like the
+    mixer once attendance has changed.
     """
-    f: GF = field(q)
-    if q < 4:
-        raise ValueError("need q >= 4")
-    return [[[j + 1] + [g * q + f.add(f.mul(g, i), j) + 1 for g in (1, 2, 3)] for j in f.elements] for i in f.elements]
-
-
-def construction(n: int) -> list[Round] | None:
-    """Known repeat-free schedule for ``n`` players, or ``None``."""
-    if n == 16:
-        return affine_plane_4()
-    if n == 64:
-        return affine_space_4()
-    if n % 4 == 0 and n >= 16 and prime_power(n // 4) is not None:
-        return transversal_design(n // 4)
-    return None
-
-
-class ScheduleSeating:
-    """All rounds at once: a known construction where one exists, else greedy plus local search."""
 
     key: ClassVar[str] = "schedule"
     name: ClassVar[str] = "Schedule"
@@ -291,18 +251,102 @@ class ScheduleSeating:
             rng.shuffle(labels)  # a relabelling keeps the design; varies the draw per seed
             out = [[[labels[p - 1] for p in table] for table in rnd] for rnd in built[:count]]
         if len(out) < count:
-            greedy = GreedySeating(self.restarts)
-            more = greedy._rounds(n, count - len(out), rng.randrange(2**32), [*history, *out], self.max_passes)
-            out.extend(more)
+            out.extend(self._search(n, count - len(out), rng, [*history, *out]))
         return out
 
+    def _search(self, n: int, count: int, rng: random.Random, history: History) -> list[Round]:
+        players = list(range(1, n + 1))
+        byes = dict.fromkeys(players, 0)
+        for rnd in history:
+            _count_byes(byes, rnd)
+        ledger = Ledger(SeatingRequest(players, history=history, byes=byes))
+        sizes = table_sizes(n)
+        out: list[Round] = []
+        for _ in range(count):
+            best: list[list[int]] = []
+            best_cost = float("inf")
+            for _ in range(max(1, self.restarts)):
+                tables = improve(ledger, _greedy_tables(ledger, sizes, rng), rng, self.max_passes)
+                cost = ledger.cost(tables)
+                if cost < best_cost:
+                    best, best_cost = tables, cost
+                    if cost <= EPS:
+                        break
+            ledger.add(best)
+            out.append(_to_players(ledger, best))
+        return out
 
-GENERATORS: dict[str, SeatingGenerator] = {
-    gen.key: gen for gen in (RandomSeating(), GreedySeating(), ScheduleSeating())
+    def next_round(self, request: SeatingRequest) -> Round:
+        check_request(request)
+        players = sorted(request.players)
+        done = len(request.history)
+        if not (request.apart or request.together or request.keep_clubmates_apart):
+            planned = self.rounds(len(players), done + 1, request.seed)
+            relabelled = [[[players[p - 1] for p in table] for table in rnd] for rnd in planned]
+            if all(_same_round(a, b) for a, b in zip(relabelled, request.history, strict=False)):
+                return relabelled[done]
+        return MixerSeating().next_round(request)
+
+
+def _same_round(a: Sequence[Sequence[int]], b: Sequence[Sequence[int]]) -> bool:
+    return {frozenset(t) for t in a} == {frozenset(t) for t in b}
+
+
+def seating_problems(tables: Sequence[Sequence[int]], request: SeatingRequest) -> list[str]:
+    """Everything wrong with a proposed round for the players present, in words (empty when it is valid)."""
+    problems: list[str] = []
+    present = set(request.players)
+    seen: set[int] = set()
+    for number, table in enumerate(tables, start=1):
+        if len(table) not in (4, 5):
+            problems.append(f"table {number} seats {len(table)} players; a table seats 4 or 5")
+        for p in table:
+            if p in seen:
+                problems.append(f"player {p} is seated twice")
+            elif p not in present:
+                problems.append(f"player {p} at table {number} is not present")
+            seen.add(p)
+    missing = sorted(present - seen)
+    allowed_byes = len(present) - sum(table_sizes(len(present))) if len(present) >= 4 else 0
+    if len(missing) > allowed_byes:
+        problems.append(f"players {missing} have no table")
+    problems.extend(constraint_problems(tables, request))
+    return problems
+
+
+class ManualSeating(Generator):
+    """The organiser's own tables (``request.tables``), returned as given once they are valid."""
+
+    key: ClassVar[str] = "manual"
+    name: ClassVar[str] = "Manual"
+
+    def next_round(self, request: SeatingRequest) -> Round:
+        check_request(request)
+        if not request.tables:
+            raise SeatingError(["a manual seating needs the organiser's tables"])
+        problems = seating_problems(request.tables, request)
+        if problems:
+            raise SeatingError(problems)
+        return [list(table) for table in request.tables]
+
+    def rounds(self, n: int, count: int, seed: int, history: History = ()) -> list[Round]:
+        raise SeatingError(["a manual seating is the organiser's: it cannot be generated"])
+
+
+GENERATORS: dict[str, Generator] = {
+    gen.key: gen
+    for gen in (
+        RandomSeating(),
+        GreedySeating(),
+        MixerSeating(),
+        SwissSeating(),
+        ScheduleSeating(),
+        ManualSeating(),
+    )
 }
 
 
-def find(key: str) -> SeatingGenerator:
+def find(key: str) -> Generator:
     """The registered generator for ``key``; raises ``KeyError`` for unknown keys."""
     try:
         return GENERATORS[key]

@@ -20,6 +20,7 @@ from games.errors import FieldError, InvalidLine, InvalidSheet
 from scoring.services import request_standings
 from tournaments.models import Competition, DealEntry, ScoreSheet, SeatResult
 from tournaments.services.errors import EntryRejected, StaleVersion
+from tournaments.services.rounds import entry_refusal, note_entry
 
 
 @dataclass
@@ -80,6 +81,9 @@ def _record(
     existing = _existing(sheet_id, key, line)
     if existing is not None:
         return EntryResult(existing, created=False)
+    refusal = entry_refusal(sheet.table.round.status)
+    if refusal is not None:
+        raise EntryRejected([FieldError(f"round_{sheet.table.round.status}", "", refusal)])
     if sheet.state == ScoreSheet.State.FINAL:
         raise EntryRejected([FieldError("sheet_final", "", "this score sheet is final: it takes no more lines")])
     if not isinstance(line, dict):
@@ -110,8 +114,10 @@ def _record(
         except InvalidLine as exc:
             raise EntryRejected(exc.errors) from exc
         entry = _store(sheet.pk, settled.deal, 1, line, settled, source, key, user)
-    if engine.complete and sheet.state == ScoreSheet.State.DRAFT:
+    if engine.complete and sheet.state in (ScoreSheet.State.DRAFT, ScoreSheet.State.CONFIRMED):
+        # a corrected confirmed sheet needs confirming again
         ScoreSheet.objects.filter(pk=sheet.pk).update(state=ScoreSheet.State.ENTERED)
+    note_entry(sheet.table.round_id, by=user)
     _store_seat_results(sheet, engine)
     competition_id = sheet.table.round.competition_id
     Competition.objects.filter(pk=competition_id).update(entries_version=F("entries_version") + 1)

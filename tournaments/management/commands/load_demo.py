@@ -17,8 +17,9 @@ from django.db import transaction
 from games.generate import random_session
 from scoring.services import recompute_ratings, recompute_standings, recompute_statistics
 from tournaments.models import Club, Competition, DealEntry, Membership, Player, ScoreSheet
-from tournaments.services.competitions import create_competition, create_round, create_rule_set, register_players
+from tournaments.services.competitions import create_competition, create_rule_set, register_players
 from tournaments.services.entry import record_deal
+from tournaments.services.rounds import create_round, publish_round
 
 DEMO_CLUB_SLUG = "demo-wiezen-club"
 DEMO_COMPETITION_SLUG = "demo-tournament"
@@ -95,7 +96,7 @@ class Command(BaseCommand):
         register_players(competition, players)
         engine_rules = rule_set.engine_rules()
         for number in (1, 2, 3):
-            round_ = create_round(competition, seed=SEED * 10 + number)
+            round_ = publish_round(create_round(competition, seed=SEED * 10 + number))
             for table in round_.tables.order_by("number"):
                 sheet = ScoreSheet.objects.get(table=table)
                 for line in random_session(engine_rules, rng, table.size, 16):

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.seating.generators import GENERATORS, find, repeat_free_rounds
+from tournaments.seating import GENERATORS, SeatingError, find, repeat_free_rounds
 
 
 class Command(BaseCommand):
@@ -16,7 +16,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--players", type=int, required=True)
         parser.add_argument("--rounds", type=int, required=True)
-        parser.add_argument("--method", default="schedule", choices=sorted(GENERATORS))
+        parser.add_argument("--method", default="schedule", choices=sorted(k for k in GENERATORS if k != "manual"))
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument(
             "--json", dest="as_json", action="store_true", help='print {"rounds": [[[1, 5, 9, 13], ...], ...]}'
@@ -27,7 +27,10 @@ class Command(BaseCommand):
     ) -> None:
         if players < 4 or rounds < 1:
             raise CommandError("seat at least 4 players for at least 1 round")
-        seating = find(method).rounds(players, rounds, seed)
+        try:
+            seating = find(method).rounds(players, rounds, seed)
+        except SeatingError as exc:
+            raise CommandError(str(exc)) from exc
         if as_json:
             self.stdout.write(json.dumps({"rounds": seating}))
             return

@@ -1,0 +1,96 @@
+"""Re-seat a round after withdrawals and late arrivals, keeping as many tables as they were as possible.
+
+Players already at a table may have started (or at least sat down); moving them is a nuisance. So only the
+tables that lost players below four are broken up, and their players join the arrivals in a pool. The pool is
+seated at new tables when it can be (4, 5, 8, 9, 10, 12 or more players); otherwise a few players join tables of
+4, or a few leave tables of 5 for the pool; only if neither works is one more table broken up.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .core import Ledger, Round, SeatingRequest, table_sizes
+from .generators import MixerSeating
+
+
+def seatable(count: int) -> bool:
+    """Whether ``count`` players fill tables of 4 and 5 with nobody left over."""
+    return count >= 4 and sum(table_sizes(count)) == count
+
+
+def reseat(tables: Sequence[Sequence[int]], request: SeatingRequest) -> Round:
+    """Seat ``request.players`` starting from ``tables``: who left is removed, who is new is added.
+
+    Tables that keep their players come back unchanged and in place; new tables come last. When the players
+    present cannot all be seated (6, 7 or 11), everyone is seated afresh with byes.
+    """
+    present = set(request.players)
+    if not seatable(len(present)):
+        return MixerSeating().next_round(request)
+    rng = random.Random(request.seed)
+    ledger = Ledger(request, recency=True)
+    index = ledger.index
+    seated = {p for table in tables for p in table}
+    kept: list[list[int]] = []
+    pool = [p for p in request.players if p not in seated]
+    for table in tables:
+        left = [p for p in table if p in present]
+        if len(left) >= 4:
+            kept.append(left)
+        else:
+            pool.extend(left)
+    while pool and not seatable(len(pool)):
+        fours = [t for t in kept if len(t) == 4]
+        if len(pool) <= len(fours):
+            _join_tables(ledger, pool, fours, index)
+            pool = []
+            break
+        fives = [t for t in kept if len(t) == 5]
+        pulls = next((k for k in range(1, len(fives) + 1) if seatable(len(pool) + k)), None)
+        if pulls is not None:
+            for table in fives[:pulls]:
+                pool.append(table.pop(_least_settled(ledger, table, index)))
+        else:
+            pool.extend(kept.pop(_weakest(ledger, kept, index, rng)))
+    if pool:
+        kept.extend(MixerSeating().next_round(_sub_request(request, pool)))
+    return kept
+
+
+def _sub_request(request: SeatingRequest, players: list[int]) -> SeatingRequest:
+    return SeatingRequest(
+        players,
+        history=request.history,
+        seed=request.seed,
+        byes=request.byes,
+        clubs=request.clubs,
+        keep_clubmates_apart=request.keep_clubmates_apart,
+        apart=request.apart,
+        together=request.together,
+    )
+
+
+def _join_tables(ledger: Ledger, pool: list[int], fours: list[list[int]], index: dict[int, int]) -> None:
+    """Each pooled player joins a different table of 4, the one whose players they weigh least against."""
+    w = ledger.weight
+    open_tables = list(fours)
+    for p in pool:
+        row = w[index[p]]
+        best = min(open_tables, key=lambda t: sum(row[index[q]] for q in t))
+        best.append(p)
+        open_tables.remove(best)
+
+
+def _least_settled(ledger: Ledger, table: list[int], index: dict[int, int]) -> int:
+    """Position of the player who weighs most against the rest of their table: moving them helps most."""
+    w = ledger.weight
+    return max(range(len(table)), key=lambda k: sum(w[index[table[k]]][index[q]] for q in table if q != table[k]))
+
+
+def _weakest(ledger: Ledger, kept: list[list[int]], index: dict[int, int], rng: random.Random) -> int:
+    """The kept table whose break-up costs least: the one that already has the most repeated meetings."""
+    costs = [ledger.cost([[index[p] for p in t]]) for t in kept]
+    worst = max(costs)
+    return rng.choice([i for i, c in enumerate(costs) if c == worst])

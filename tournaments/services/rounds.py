@@ -1,0 +1,265 @@
+"""A round's life: draft seating → published → in play → complete → finalised, every step logged.
+
+A draft can be regenerated, have two players swapped and be checked; publishing shows it to players. The
+first line entered puts it in play; when every sheet is confirmed it is complete; finalising locks its sheets.
+A finalised round takes a correction only after an explicit reopen with a reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.models import Competition, Registration, Round, RoundEvent, ScoreSheet, Seat, Table
+from tournaments.seating import seating_problems
+from tournaments.seating.attendance import reseat
+from tournaments.services.errors import ServiceError
+from tournaments.services.seating import generate, round_tables, seating_request
+
+Status = Round.Status
+
+
+def _user(by: Any) -> Any:
+    return by if getattr(by, "is_authenticated", False) else None
+
+
+def _log(round_: Round, action: str, before: str, *, by: Any = None, reason: str = "", **detail: Any) -> None:
+    RoundEvent.objects.create(
+        round=round_,
+        action=action,
+        from_status=before,
+        to_status=round_.status,
+        by=_user(by),
+        reason=reason,
+        detail=detail,
+    )
+
+
+def _locked(round_: Round) -> Round:
+    """The round, row-locked for this transaction: two organisers' clicks take turns."""
+    return Round.objects.select_for_update().select_related("competition").get(pk=round_.pk)
+
+
+def _require(round_: Round, *allowed: str, doing: str) -> None:
+    if round_.status not in allowed:
+        raise ServiceError(
+            f"round {round_.number} is {round_.get_status_display().lower()}: cannot {doing} "
+            f"(only when {' or '.join(Status(s).label.lower() for s in allowed)})"
+        )
+
+
+def _seat(round_: Round, tables: Sequence[Sequence[int]], present: Sequence[int]) -> None:
+    """Create the tables, seats and blank sheets of ``tables``; who is present but unseated has a bye."""
+    seated = {p for table in tables for p in table}
+    round_.byes = sorted(p for p in present if p not in seated)
+    round_.save(update_fields=["byes"])
+    for number, players in enumerate(tables, start=1):
+        table = Table.objects.create(round=round_, number=number, size=len(players))
+        Seat.objects.bulk_create(
+            Seat(table=table, round=round_, position=position, player_id=player_id)
+            for position, player_id in enumerate(players)
+        )
+        ScoreSheet.objects.create(table=table)
+
+
+@transaction.atomic
+def create_round(
+    competition: Competition,
+    *,
+    seed: int | None = None,
+    method: str | None = None,
+    players: Sequence[int] | None = None,
+    tables: Sequence[Sequence[int]] = (),
+    by: Any = None,
+) -> Round:
+    """Add the next round as a draft and seat the players present (default: every active registration).
+
+    ``method`` defaults to the competition's; ``manual`` takes the organiser's ``tables``.
+    """
+    Competition.objects.select_for_update().filter(pk=competition.pk).first()  # one new round at a time
+    number = (competition.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    seed = seed if seed is not None else competition.pk * 1000 + number
+    method = method or competition.seating_method
+    request = seating_request(competition, players=players, before=number, seed=seed, tables=tables)
+    _check_registered(competition, request.players)
+    seating = generate(method, request)
+    round_ = Round.objects.create(competition=competition, number=number, seed=seed, method=method)
+    _seat(round_, seating, request.players)
+    _log(round_, "seated", "", by=by, method=method, seed=seed)
+    return round_
+
+
+def _check_registered(competition: Competition, players: Sequence[int]) -> None:
+    registered = set(competition.registrations.values_list("player_id", flat=True))
+    strangers = sorted(set(players) - registered)
+    if strangers:
+        raise ServiceError(f"players {strangers} are not registered for {competition}")
+
+
+def _present(round_: Round) -> list[int]:
+    return sorted({p for table in round_tables(round_) for p in table} | set(round_.byes or ()))
+
+
+@transaction.atomic
+def regenerate_round(
+    round_: Round,
+    *,
+    seed: int | None = None,
+    method: str | None = None,
+    tables: Sequence[Sequence[int]] = (),
+    by: Any = None,
+) -> Round:
+    """Draw a draft's seating again (a new seed by default) for the same players."""
+    round_ = _locked(round_)
+    _require(round_, Status.DRAFT, doing="draw the seating again")
+    present = _present(round_)
+    round_.seed = seed if seed is not None else round_.seed + 1
+    round_.method = method or round_.method
+    request = seating_request(
+        round_.competition, players=present, before=round_.number, seed=round_.seed, tables=tables
+    )
+    seating = generate(round_.method, request)
+    round_.tables.all().delete()
+    round_.save(update_fields=["seed", "method"])
+    _seat(round_, seating, present)
+    _log(round_, "regenerated", round_.status, by=by, method=round_.method, seed=round_.seed)
+    return round_
+
+
+@transaction.atomic
+def swap_players(round_: Round, first: int, second: int, *, by: Any = None) -> Round:
+    """Exchange two players' seats in a draft (or a seated player with one who has a bye)."""
+    round_ = _locked(round_)
+    _require(round_, Status.DRAFT, doing="swap players")
+    seats = {s.player_id: s for s in Seat.objects.filter(round=round_, player_id__in=[first, second])}
+    byes = list(round_.byes or [])
+    if first == second or not seats or any(p not in seats and p not in byes for p in (first, second)):
+        raise ServiceError(f"players {first} and {second} are not two different players of round {round_.number}")
+    placed = [(s.table_id, s.position, other) for p, s in seats.items() for other in (first, second) if other != p]
+    Seat.objects.filter(pk__in=[s.pk for s in seats.values()]).delete()
+    Seat.objects.bulk_create(
+        Seat(table_id=table_id, round=round_, position=position, player_id=player_id)
+        for table_id, position, player_id in placed
+    )
+    if len(seats) == 1:  # one of them had a bye: the bye changes hands
+        leaving = next(iter(seats))
+        round_.byes = sorted([p for p in byes if p not in (first, second)] + [leaving])
+        round_.save(update_fields=["byes"])
+    _log(round_, "swapped", round_.status, by=by, players=[first, second])
+    return round_
+
+
+def round_problems(round_: Round) -> list[str]:
+    """What is wrong with a round's seating for its players and the competition's wishes (empty if nothing)."""
+    tables = round_tables(round_)
+    request = seating_request(round_.competition, players=_present(round_), before=round_.number)
+    return seating_problems(tables, request)
+
+
+@transaction.atomic
+def publish_round(round_: Round, *, by: Any = None) -> Round:
+    """Show a valid draft seating to the players."""
+    round_ = _locked(round_)
+    _require(round_, Status.DRAFT, doing="publish the seating")
+    problems = round_problems(round_)
+    if problems:
+        raise ServiceError("; ".join(problems))
+    before, round_.status = round_.status, Status.PUBLISHED
+    round_.save(update_fields=["status"])
+    _log(round_, "published", before, by=by)
+    return round_
+
+
+@transaction.atomic
+def reseat_round(round_: Round, *, players: Sequence[int], by: Any = None, reason: str = "") -> Round:
+    """Seat a round again for ``players`` (after withdrawals or late arrivals), keeping what tables it can.
+
+    Only before play: once a sheet has lines its table is part of the results.
+    """
+    round_ = _locked(round_)
+    _require(round_, Status.DRAFT, Status.PUBLISHED, doing="re-seat")
+    _check_registered(round_.competition, players)
+    request = seating_request(round_.competition, players=players, before=round_.number, seed=round_.seed)
+    before_tables = round_tables(round_)
+    seating = reseat(before_tables, request)
+    kept = sum(1 for old, new in zip(before_tables, seating, strict=False) if old == new)
+    round_.tables.all().delete()
+    _seat(round_, seating, request.players)
+    _log(round_, "reseated", round_.status, by=by, reason=reason, kept_tables=kept, players=len(request.players))
+    return round_
+
+
+@transaction.atomic
+def withdraw_player(competition: Competition, player_id: int, *, by: Any = None, reason: str = "") -> list[Round]:
+    """Stop seating a player from now on, and re-seat the rounds not yet in play; results stay."""
+    updated = Registration.objects.filter(
+        competition=competition, player_id=player_id, withdrawn_at__isnull=True
+    ).update(withdrawn_at=timezone.now())
+    if not updated:
+        raise ServiceError(f"player {player_id} is not an active player of {competition}")
+    changed = []
+    for round_ in competition.rounds.filter(status__in=[Status.DRAFT, Status.PUBLISHED]):
+        if player_id in _present(round_):
+            present = [p for p in _present(round_) if p != player_id]
+            changed.append(reseat_round(round_, players=present, by=by, reason=reason or "withdrawal"))
+    return changed
+
+
+def note_entry(round_id: int, *, by: Any = None) -> None:
+    """A line was entered or corrected: a published round is now in play, a complete one is in play again."""
+    round_ = Round.objects.select_for_update().get(pk=round_id)
+    if round_.status in (Status.PUBLISHED, Status.COMPLETE):
+        before, round_.status = round_.status, Status.IN_PLAY
+        round_.save(update_fields=["status"])
+        _log(round_, "in_play", before, by=by)
+
+
+def entry_refusal(status: str) -> str | None:
+    """Why a round in ``status`` takes no lines, or ``None`` when it does."""
+    if status == Status.DRAFT:
+        return "this round's seating is still a draft: publish it before entering scores"
+    if status == Status.FINALISED:
+        return "this round is finalised: an organiser must reopen it, with a reason, before a correction"
+    return None
+
+
+def refresh_completion(round_: Round, *, by: Any = None) -> Round:
+    """In play → complete once every sheet of the round is confirmed."""
+    round_ = _locked(round_)
+    sheets = ScoreSheet.objects.filter(table__round=round_)
+    if round_.status == Status.IN_PLAY and not sheets.exclude(state=ScoreSheet.State.CONFIRMED).exists():
+        before, round_.status = round_.status, Status.COMPLETE
+        round_.save(update_fields=["status"])
+        _log(round_, "complete", before, by=by)
+    return round_
+
+
+@transaction.atomic
+def finalise_round(round_: Round, *, by: Any = None) -> Round:
+    """Lock a complete round: its sheets become final and take no more lines."""
+    round_ = _locked(round_)
+    _require(round_, Status.COMPLETE, doing="finalise")
+    ScoreSheet.objects.filter(table__round=round_).update(state=ScoreSheet.State.FINAL)
+    before, round_.status = round_.status, Status.FINALISED
+    round_.save(update_fields=["status"])
+    _log(round_, "finalised", before, by=by)
+    return round_
+
+
+@transaction.atomic
+def reopen_round(round_: Round, *, reason: str, by: Any = None) -> Round:
+    """Unlock a finalised round for a correction; the reason is logged with who asked."""
+    if not (reason or "").strip():
+        raise ServiceError("give a reason to reopen a finalised round")
+    round_ = _locked(round_)
+    _require(round_, Status.FINALISED, doing="reopen")
+    ScoreSheet.objects.filter(table__round=round_, state=ScoreSheet.State.FINAL).update(
+        state=ScoreSheet.State.CONFIRMED
+    )
+    before, round_.status = round_.status, Status.COMPLETE
+    round_.save(update_fields=["status"])
+    _log(round_, "reopened", before, by=by, reason=reason.strip())
+    return round_

@@ -1,0 +1,188 @@
+"""Printable seating for a round: per table a table card and a blank score sheet, A4, one table at a time.
+
+Who deals (checked against the engine, ``games.sheet`` and ``games.zwicken``):
+
+- The engine leaves the first line's dealer free; the site's convention (``Table``: "seat 0 deals
+  first", and the entry form offers seat 0 on an empty sheet) is that the player in the first seat,
+  position 0, deals first. The printed card names that player.
+- Wiezen and solo whist then rotate one seat per deal: clockwise (deal *k* by position
+  ``(k - 1) mod size``) or, under a counter-clockwise rule set, the other way round. Under
+  ``after_pass: same_dealer`` the dealer of an all-pass round deals again, so the rotation cannot be
+  known in advance: only deal 1 is pre-filled and the sheet says why.
+- At a trick-taking table of five the dealer sits each deal out (``games.sessions.sitting_out``); the
+  pre-filled dealer's points cell is shaded.
+- Zwicken: a void cut keeps the dealer and a Belli cut passes the deal to the cutter, so no dealer is
+  pre-filled; nobody sits out; the sheet has 24 blank rows and chip columns plus the pot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from games.rulesets import AfterPass, Game, Rotation, RuleSet
+from games.sessions import sitting_out
+from tournaments.models import Round, Seat, Table
+from tournaments.permissions import can_manage_competition, visible_competitions
+
+ZWICKEN_ROWS = 24
+PARTS = ("cards", "sheets")
+
+
+@dataclass(frozen=True)
+class PrintSeat:
+    position: int  # the engine's seat, 0-based
+    player_id: int
+    name: str
+    short: str  # "Anna P.", for narrow columns
+
+    @property
+    def number(self) -> int:
+        """The seat as printed: 1, 2, 3..."""
+        return self.position + 1
+
+
+@dataclass(frozen=True)
+class PrintRow:
+    deal: int
+    dealer: PrintSeat | None  # None: to be filled in at the table
+    out: tuple[bool, ...]  # by seat: sits this deal out
+
+
+@dataclass(frozen=True)
+class PrintTable:
+    number: int
+    seats: list[PrintSeat]
+    first_dealer: PrintSeat | None  # None only for a table nobody is seated at yet
+    dealing_order: list[PrintSeat]  # the first deals, then the next in rotation...
+    dealer_sits_out: bool
+    rows: list[PrintRow]
+
+    @property
+    def size(self) -> int:
+        return len(self.seats)
+
+
+@dataclass(frozen=True)
+class PrintRound:
+    round: Round
+    tables: list[PrintTable]
+    is_zwicken: bool
+    deals: int  # rows per sheet
+    rotation_known: bool  # every row's dealer is pre-filled
+
+
+# -- selector -----------------------------------------------------------------------------------------------------
+
+
+def printable_round(slug: str, round_number: int) -> Round:
+    """The round with its competition, club and rule set; 404 if there is none."""
+    try:
+        return Round.objects.select_related("competition__club", "competition__rule_set").get(
+            competition__slug=slug, number=round_number
+        )
+    except Round.DoesNotExist:
+        raise Http404 from None
+
+
+def round_tables(round_: Round) -> list[Table]:
+    """The round's tables, seats in order with their players: three queries however many tables."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    return list(round_.tables.order_by("number").prefetch_related(seats))
+
+
+def dealer_position(rules: RuleSet, size: int, deal: int) -> int | None:
+    """Who deals deal ``deal`` (1-based) when seat 0 dealt the first; ``None`` if the rules make it unknowable."""
+    if rules.game is Game.ZWICKEN or size == 0:
+        return None
+    if deal > 1 and rules.after_pass is AfterPass.SAME_DEALER:
+        return None
+    return (rotation_step(rules) * (deal - 1)) % size
+
+
+def rotation_step(rules: RuleSet) -> int:
+    """+1 clockwise (the next position deals next), -1 counter-clockwise, as in ``games.sheet.Sheet``."""
+    return -1 if rules.rotation is Rotation.COUNTER_CLOCKWISE else 1
+
+
+def _short_name(first: str, last: str) -> str:
+    return f"{first} {last[:1]}." if last else first
+
+
+def print_round(round_: Round, tables: list[Table]) -> PrintRound:
+    competition = round_.competition
+    rules = competition.rule_set.engine_rules()
+    is_zwicken = rules.game is Game.ZWICKEN
+    deals = competition.deals_per_session or ZWICKEN_ROWS
+    step = rotation_step(rules)
+    printed = []
+    for table in tables:
+        seats = [
+            PrintSeat(s.position, s.player_id, s.player.name, _short_name(s.player.first_name, s.player.last_name))
+            for s in table.seats.all()
+        ]
+        size = len(seats)
+        rows = []
+        for deal in range(1, deals + 1):
+            position = dealer_position(rules, size, deal)
+            out = None if position is None else sitting_out(rules, size, position)
+            rows.append(
+                PrintRow(
+                    deal,
+                    None if position is None else seats[position],
+                    tuple(seat == out for seat in range(size)),
+                )
+            )
+        printed.append(
+            PrintTable(
+                number=table.number,
+                seats=seats,
+                first_dealer=seats[0] if seats else None,
+                dealing_order=[] if is_zwicken else [seats[(step * k) % size] for k in range(size)],
+                dealer_sits_out=sitting_out(rules, size, 0) is not None,
+                rows=rows,
+            )
+        )
+    return PrintRound(
+        round=round_,
+        tables=printed,
+        is_zwicken=is_zwicken,
+        deals=deals,
+        rotation_known=not is_zwicken and rules.after_pass is not AfterPass.SAME_DEALER,
+    )
+
+
+def may_print(user: object, round_: Round) -> bool:
+    """Those who manage the competition always; others a published round of a competition they may see.
+
+    "Published" is any status past the draft: a round in play or finished keeps its seating public.
+    """
+    competition = round_.competition
+    if can_manage_competition(user, competition):
+        return True
+    return round_.status != Round.Status.DRAFT and visible_competitions(user).filter(pk=competition.pk).exists()
+
+
+# -- view ---------------------------------------------------------------------------------------------------------
+
+
+def round_print(request: HttpRequest, slug: str, round_number: int) -> HttpResponse:
+    """Table cards and blank score sheets for a round; ``?only=cards`` or ``?only=sheets`` prints one kind."""
+    round_ = printable_round(slug, round_number)
+    if not may_print(request.user, round_):
+        raise Http404
+    only = request.GET.get("only")
+    parts = (only,) if only in PARTS else PARTS
+    return render(
+        request,
+        "print/round.html",
+        {
+            "page": print_round(round_, round_tables(round_)),
+            "competition": round_.competition,
+            "show_cards": "cards" in parts,
+            "show_sheets": "sheets" in parts,
+        },
+    )
