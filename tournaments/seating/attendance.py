@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .core import Ledger, Round, SeatingRequest, table_sizes
+from .core import Ledger, Round, SeatingRequest, constraint_problems, table_sizes
 from .generators import MixerSeating
 
 
@@ -23,8 +23,9 @@ def seatable(count: int) -> bool:
 def reseat(tables: Sequence[Sequence[int]], request: SeatingRequest) -> Round:
     """Seat ``request.players`` starting from ``tables``: who left is removed, who is new is added.
 
-    Tables that keep their players come back unchanged and in place; new tables come last. When the players
-    present cannot all be seated (6, 7 or 11), everyone is seated afresh with byes.
+    Tables that keep their players come back in their place (a newcomer may join a table of 4); new tables
+    take the places of broken ones, then come last. When the players present cannot all be seated (6, 7 or
+    11), or the result would break a wish, everyone is seated afresh.
     """
     present = set(request.players)
     if not seatable(len(present)):
@@ -33,30 +34,43 @@ def reseat(tables: Sequence[Sequence[int]], request: SeatingRequest) -> Round:
     ledger = Ledger(request, recency=True)
     index = ledger.index
     seated = {p for table in tables for p in table}
-    kept: list[list[int]] = []
+    slots: list[list[int] | None] = []
     pool = [p for p in request.players if p not in seated]
     for table in tables:
         left = [p for p in table if p in present]
         if len(left) >= 4:
-            kept.append(left)
+            slots.append(left)
         else:
             pool.extend(left)
+            slots.append(None)
     while pool and not seatable(len(pool)):
+        kept = [t for t in slots if t is not None]
         fours = [t for t in kept if len(t) == 4]
-        if len(pool) <= len(fours):
-            _join_tables(ledger, pool, fours, index)
-            pool = []
-            break
         fives = [t for t in kept if len(t) == 5]
-        pulls = next((k for k in range(1, len(fives) + 1) if seatable(len(pool) + k)), None)
-        if pulls is not None:
+        # fewest tables disturbed: some pooled players join tables of 4, or some leave tables of 5
+        joins = next((j for j in range(1, 4) if j <= len(fours) and _fits(len(pool) - j)), None)
+        pulls = next((k for k in range(1, 4) if k <= len(fives) and seatable(len(pool) + k)), None)
+        if joins is not None and (pulls is None or joins <= pulls):
+            _join_tables(ledger, [pool.pop() for _ in range(joins)], fours, index)
+        elif pulls is not None:
             for table in fives[:pulls]:
                 pool.append(table.pop(_least_settled(ledger, table, index)))
         else:
-            pool.extend(kept.pop(_weakest(ledger, kept, index, rng)))
-    if pool:
-        kept.extend(MixerSeating().next_round(_sub_request(request, pool)))
-    return kept
+            broken = _weakest(ledger, kept, index, rng)
+            pool.extend(broken)
+            slots[next(i for i, t in enumerate(slots) if t is broken)] = None
+    new_tables = MixerSeating().next_round(_sub_request(request, pool)) if pool else []
+    for i, table in enumerate(slots):
+        if table is None and new_tables:
+            slots[i] = new_tables.pop(0)
+    result = [t for t in slots if t is not None] + new_tables
+    if constraint_problems(result, request):
+        return MixerSeating().next_round(request)
+    return result
+
+
+def _fits(count: int) -> bool:
+    return count == 0 or seatable(count)
 
 
 def _sub_request(request: SeatingRequest, players: list[int]) -> SeatingRequest:

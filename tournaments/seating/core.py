@@ -91,9 +91,10 @@ def check_request(request: SeatingRequest) -> None:
         problems.append(f"need at least 4 players, got {len(players)}")
     present = set(players)
     groups = _together_groups(request, present)
+    largest = max(table_sizes(len(players))) if len(players) >= 4 else 0
     for group in groups:
-        if len(group) > 5:
-            problems.append(f"players {sorted(group)} must sit together but a table seats at most 5")
+        if len(group) > largest:
+            problems.append(f"players {sorted(group)} should sit together but no table seats {len(group)}")
     for a, b in request.apart:
         if a == b:
             problems.append(f"player {a} cannot be kept apart from themselves")
@@ -172,15 +173,22 @@ class Ledger:
                 self.weight[i][j] += CLUBMATE
                 self.weight[j][i] += CLUBMATE
         self.floor = [0.0] * m  # the best a player's table can do: every "together" partner present
-        for pairs, w in ((request.apart, HARD), (request.together, -HARD)):
-            for a, b in pairs:
-                if a in index and b in index and a != b:
-                    i, j = index[a], index[b]
-                    self.weight[i][j] += w
-                    self.weight[j][i] += w
-                    if w < 0:
-                        self.floor[i] += w
-                        self.floor[j] += w
+        for a, b in request.apart:
+            if a in index and b in index and a != b:
+                i, j = index[a], index[b]
+                self.weight[i][j] += HARD
+                self.weight[j][i] += HARD
+        # "together" is transitive (a with b, b with c: one table), so every pair of a group is weighted
+        self.groups = [sorted(index[p] for p in group) for group in _together_groups(request, set(index))]
+        self.grouped = [False] * m
+        for group in self.groups:
+            for i, j in combinations(group, 2):
+                self.weight[i][j] -= HARD
+                self.weight[j][i] -= HARD
+                self.floor[i] -= HARD
+                self.floor[j] -= HARD
+            for i in group:
+                self.grouped[i] = True
 
     def add(self, tables: Sequence[Sequence[int]]) -> None:
         """Count a generated round, given in local indices (for generators seating several rounds in a row)."""
@@ -228,16 +236,46 @@ def initial_tables(sizes: Sequence[int], at_five: list[int], at_four: list[int])
     return [[next(fives if size == 5 else fours) for _ in range(size)] for size in sizes]
 
 
-def improve(ledger: Ledger, tables: list[list[int]], rng: random.Random, max_passes: int = 50) -> list[list[int]]:
+def gather_groups(ledger: Ledger, tables: list[list[int]]) -> list[list[int]]:
+    """Bring each "together" group to one table before the search, which moves one player at a time and could
+    not otherwise join a group split over three tables. Wishes come before the fair rotation of tables of 5."""
+    for group in ledger.groups:
+        members = set(group)
+        fits = [t for t in tables if len(t) >= len(group)]
+        if not fits:
+            continue
+        target = max(fits, key=lambda t: sum(p in members for p in t))
+        outsiders = [k for k, p in enumerate(target) if p not in members and not ledger.grouped[p]]
+        for p in group:
+            if p in target:
+                continue
+            if not outsiders:
+                break
+            k = outsiders.pop()
+            source = next(t for t in tables if p in t)
+            source[source.index(p)], target[k] = target[k], p
+    return tables
+
+
+def improve(
+    ledger: Ledger,
+    tables: list[list[int]],
+    rng: random.Random,
+    max_passes: int = 50,
+    home: dict[int, int] | None = None,
+) -> list[list[int]]:
     """Swap pairs of players between tables while the seating's weight drops (best swap per player).
 
     Only players whose table weighs more than it could are tried, so a round with few conflicts among
     hundreds of players costs little. A player moves between a table of 4 and a table of 5 only in exchange
-    for someone with as many seats at tables of 5: the fair choice of who sits at fives survives.
+    for someone with as many seats at tables of 5: the fair choice of who sits at fives survives (players with
+    a "together" wish excepted). With ``home`` (player -> table), a player stays within one table of home,
+    unless moving further keeps an "apart" or "together" wish.
     """
     w = ledger.weight
     fives = ledger.fives
     floor = ledger.floor
+    grouped = ledger.grouped
     pos: dict[int, int] = {}
     for ti, table in enumerate(tables):
         for p in table:
@@ -259,14 +297,17 @@ def improve(ledger: Ledger, tables: list[list[int]], rng: random.Random, max_pas
                 if tb == ta:
                     continue
                 same_size = len(table_b) == size_a
+                a_far = home is not None and abs(tb - home[a]) > 1
                 a_in_b = sum(row_a[y] for y in table_b)
                 for b in table_b:
-                    if not same_size and fives[a] != fives[b]:
+                    if not same_size and fives[a] != fives[b] and not (grouped[a] or grouped[b]):
                         continue
                     row_b = w[b]
                     b_in_a = sum(row_b[x] for x in table_a if x != a)
                     cost_b = sum(row_b[y] for y in table_b if y != b)
                     delta = b_in_a - cost_a + (a_in_b - row_a[b]) - cost_b
+                    if (a_far or (home is not None and abs(ta - home[b]) > 1)) and delta > -HARD / 2:
+                        continue  # away from home only to keep a wish
                     if delta < best_delta:
                         best_delta, best_b = delta, b
             if best_b >= 0:

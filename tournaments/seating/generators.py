@@ -27,6 +27,7 @@ from .core import (
     SeatingRequest,
     check_request,
     constraint_problems,
+    gather_groups,
     improve,
     initial_tables,
     table_sizes,
@@ -142,7 +143,7 @@ class GreedySeating(Generator):
         best: list[list[int]] = []
         best_cost = float("inf")
         for _ in range(max(1, self.restarts)):
-            tables = _greedy_tables(ledger, sizes, rng)
+            tables = gather_groups(ledger, _greedy_tables(ledger, sizes, rng))
             cost = ledger.cost(tables)
             if cost < best_cost:
                 best, best_cost = tables, cost
@@ -162,8 +163,9 @@ class MixerSeating(Generator):
     name: ClassVar[str] = "Mixer"
     recency: ClassVar[bool] = True
 
-    def __init__(self, budget: int = 4000) -> None:
+    def __init__(self, budget: int = 4000, greedy_below: int = 120) -> None:
         self.budget = budget  # players times draws
+        self.greedy_below = greedy_below
 
     def next_round(self, request: SeatingRequest) -> Round:
         check_request(request)
@@ -175,9 +177,14 @@ class MixerSeating(Generator):
         sizes = table_sizes(len(ledger.players))
         best: list[list[int]] = []
         best_cost = float("inf")
-        for _ in range(max(1, self.budget // len(ledger.players))):
-            _, at_five, at_four = ledger.split(sizes, rng)
-            tables = improve(ledger, initial_tables(sizes, at_five, at_four), rng)
+        small = len(ledger.players) <= self.greedy_below
+        for attempt in range(max(1, self.budget // len(ledger.players))):
+            if small and attempt % 2:  # greedy starts find the rare repeat-free rounds of small fields
+                start = _greedy_tables(ledger, sizes, rng)
+            else:
+                _, at_five, at_four = ledger.split(sizes, rng)
+                start = initial_tables(sizes, at_five, at_four)
+            tables = improve(ledger, gather_groups(ledger, start), rng)
             cost = ledger.cost(tables)
             if cost < best_cost - EPS:
                 best, best_cost = tables, cost
@@ -225,7 +232,9 @@ class SwissSeating(Generator):
                 _, q, t_owed = min(candidates, key=lambda c: c[0])
                 t_owed[t_owed.index(q)] = p
                 table[k] = q
-        return self._checked(ledger, improve(ledger, tables, rng), request)
+        tables = gather_groups(ledger, tables)
+        home = {p: ti for ti, table in enumerate(tables) for p in table}
+        return self._checked(ledger, improve(ledger, tables, rng, home=home), request)
 
 
 class ScheduleSeating(Generator):
