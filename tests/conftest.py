@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django.utils import translation
 
 from config.celery import app as celery_app
 
@@ -22,3 +23,11 @@ def _eager_celery(request: pytest.FixtureRequest) -> Iterator[None]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "real_worker: the test runs a Celery worker process over a real broker")
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the default language: a page requested in French must not leak into the next test."""
+    translation.deactivate()
+    yield
+    translation.deactivate()

@@ -46,9 +46,13 @@ def _locked(round_: Round) -> Round:
 def _require(round_: Round, *allowed: str, doing: str) -> None:
     if round_.status not in allowed:
         raise ServiceError(
-            f"round {round_.number} is {round_.get_status_display().lower()}: cannot {doing} "
-            f"(only when {' or '.join(Status(s).label.lower() for s in allowed)})"
+            f"round {round_.number} is {_said(round_.status)}: cannot {doing} "
+            f"(only when {' or '.join(_said(s) for s in allowed)})"
         )
+
+
+def _said(status: str) -> str:
+    return status.replace("_", " ")
 
 
 def _seat(round_: Round, tables: Sequence[Sequence[int]], present: Sequence[int]) -> None:
