@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournaments.services.audit.AuditMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -88,7 +89,8 @@ if _DATABASE_URL is None:
         }
     }
 else:
-    DATABASES = {"default": dj_database_url.parse(_DATABASE_URL, conn_max_age=60)}
+    # health checks: a connection that a PostgreSQL restart closed is replaced, not reused and failed
+    DATABASES = {"default": dj_database_url.parse(_DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = redis_url()

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from tournaments.models import (
+    AuditEvent,
     Club,
     Competition,
     DealEntry,
@@ -27,6 +28,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import admin_club_ids
+from tournaments.services import audit
 
 
 class ClubScopedAdmin(admin.ModelAdmin):
@@ -144,7 +146,22 @@ class TableAdmin(ClubScopedAdmin):
         for seat_form in formset.forms:
             if isinstance(seat_form.instance, Seat):
                 seat_form.instance.round_id = form.instance.round_id
+        before = _seating(form.instance)
         super().save_formset(request, form, formset, change)
+        after = _seating(form.instance)
+        if before != after:
+            audit.record(
+                AuditEvent.Action.CHANGE,
+                form.instance,
+                before=before,
+                after=after,
+                competition_id=form.instance.round.competition_id,
+                note="seats edited in the admin",
+            )
+
+
+def _seating(table: Table) -> list[list[int]]:
+    return [list(p) for p in table.seats.order_by("position").values_list("position", "player_id")] if table.pk else []
 
 
 @admin.register(Seat)
@@ -156,7 +173,56 @@ class SeatAdmin(ClubScopedAdmin):
 
     def save_model(self, request: HttpRequest, obj: Seat, form: Any, change: bool) -> None:
         obj.round_id = obj.table.round_id
+        before = _seating(obj.table)
         super().save_model(request, obj, form, change)
+        audit.record(
+            AuditEvent.Action.CHANGE if change else AuditEvent.Action.CREATE,
+            obj.table,
+            before=before,
+            after=_seating(obj.table),
+            competition_id=obj.table.round.competition_id,
+            note="seat edited in the admin",
+        )
+
+    def delete_model(self, request: HttpRequest, obj: Seat) -> None:
+        table = obj.table
+        before = _seating(table)
+        super().delete_model(request, obj)
+        audit.record(
+            AuditEvent.Action.CHANGE,
+            table,
+            before=before,
+            after=_seating(table),
+            competition_id=table.round.competition_id,
+            note="seat deleted in the admin",
+        )
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    """The audit trail, read-only (the database refuses changes too); superusers see everything, club
+    administrators the events of their clubs' competitions."""
+
+    list_display = ["at", "username", "ip", "action", "model", "object_id", "note"]
+    list_filter = ["action", "model"]
+    search_fields = ["username", "object_id", "note"]
+    readonly_fields = [f.name for f in AuditEvent._meta.fields]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        clubs = admin_club_ids(request.user)
+        return qs.filter(competition_id__in=Competition.objects.filter(club_id__in=clubs).values("pk"))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class DealEntryInline(admin.TabularInline):

@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments and leagues"
+
+    def ready(self) -> None:
+        from tournaments import audit_signals
+
+        audit_signals.connect()

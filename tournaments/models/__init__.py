@@ -1,5 +1,6 @@
 """The domain: clubs and players, rule sets, competitions, seatings, score sheets."""
 
+from tournaments.models.audit import AuditEvent
 from tournaments.models.clubs import Club, Membership, Player
 from tournaments.models.competitions import Competition, Game, Registration, Round
 from tournaments.models.idempotency import IdempotentRequest
@@ -9,6 +10,7 @@ from tournaments.models.sheets import DealEntry, Penalty, ScoreSheet, SeatResult
 from tournaments.models.tables import Seat, Table
 
 __all__ = [
+    "AuditEvent",
     "Club",
     "Competition",
     "DealEntry",

@@ -23,6 +23,9 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
     federation_id = models.CharField(_("federation id"), max_length=32, null=True, blank=True, unique=True)
+    # What public pages show: the name the player chose (empty: first name and initial).
+    display_name = models.CharField(_("display name"), max_length=80, blank=True)
+    anonymised_at = models.DateTimeField(_("anonymised at"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -37,6 +37,8 @@ class Competition(models.Model):
     # How the next round is seated (tournaments.seating generators) and whether club-mates are kept apart.
     seating_method = models.CharField(_("seating method"), max_length=16, default="mixer")
     keep_clubmates_apart = models.BooleanField(_("keep club-mates apart"), default=False)
+    # A closed season takes no more results, rounds or penalties (services and a database trigger refuse).
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     # Bumped in the same transaction as every entry: standings older than this are stale.
     entries_version = models.PositiveBigIntegerField(default=0, editable=False)
     players = models.ManyToManyField(

@@ -37,6 +37,7 @@ class DealEntry(models.Model):
         IMPORT = "import", _("Import")
         DEMO = "demo", _("Demo data")
         RESETTLE = "resettle", _("Re-settled after a correction")
+        RESTORE = "restore", _("An earlier version restored")
 
     sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, related_name="entries")
     deal_number = models.PositiveSmallIntegerField(_("deal"))

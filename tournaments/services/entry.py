@@ -18,7 +18,8 @@ from django.db.models import F, Max
 import games
 from games.errors import FieldError, InvalidLine, InvalidSheet
 from scoring.services import request_standings
-from tournaments.models import Competition, DealEntry, ScoreSheet, SeatResult
+from tournaments.models import AuditEvent, Competition, DealEntry, ScoreSheet, SeatResult
+from tournaments.services import audit
 from tournaments.services.errors import EntryRejected, StaleVersion
 from tournaments.services.rounds import entry_refusal, note_entry
 
@@ -81,6 +82,8 @@ def _record(
     existing = _existing(sheet_id, key, line)
     if existing is not None:
         return EntryResult(existing, created=False)
+    if sheet.table.round.competition.closed_at is not None:
+        raise EntryRejected([FieldError("season_closed", "", "this competition is closed: it takes no more lines")])
     refusal = entry_refusal(sheet.table.round.status)
     if refusal is not None:
         raise EntryRejected([FieldError(f"round_{sheet.table.round.status}", "", refusal)])
@@ -99,6 +102,7 @@ def _record(
             raise StaleVersion(current[deal - 1] if is_correction else None, expected_version)
     user = by if getattr(by, "is_authenticated", False) else None
     resettled: list[DealEntry] = []
+    superseded: list[DealEntry] = []  # the versions ``resettled`` replaced, in step
     if is_correction:
         try:
             results = engine.replace(deal, line)
@@ -108,21 +112,42 @@ def _record(
         for old, settled in zip(current[deal:], results[1:], strict=True):
             if list(settled.points) != old.points or settled.multiplier != old.multiplier:
                 resettled.append(_new_version(old, old.line, settled, DealEntry.Source.RESETTLE, None, user))
+                superseded.append(old)
     else:
         try:
             settled = engine.add(line)
         except InvalidLine as exc:
             raise EntryRejected(exc.errors) from exc
         entry = _store(sheet.pk, settled.deal, 1, line, settled, source, key, user)
+    competition_id = sheet.table.round.competition_id
+    _audit(entry, current[deal - 1] if is_correction else None, competition_id, user)
+    for old, again in zip(superseded, resettled, strict=True):
+        _audit(again, old, competition_id, user)
     if engine.complete and sheet.state in (ScoreSheet.State.DRAFT, ScoreSheet.State.CONFIRMED):
         # a corrected confirmed sheet needs confirming again
         ScoreSheet.objects.filter(pk=sheet.pk).update(state=ScoreSheet.State.ENTERED)
     note_entry(sheet.table.round_id, by=user)
     _store_seat_results(sheet, engine)
-    competition_id = sheet.table.round.competition_id
     Competition.objects.filter(pk=competition_id).update(entries_version=F("entries_version") + 1)
     transaction.on_commit(lambda: request_standings(competition_id))
     return EntryResult(entry, created=True, resettled=resettled)
+
+
+def _audit(entry: DealEntry, before: DealEntry | None, competition_id: int, user: Any) -> None:
+    """One audit row per stored version: the line and points before and after."""
+    if entry.source == DealEntry.Source.RESTORE:
+        action = AuditEvent.Action.RESTORE
+    else:
+        action = AuditEvent.Action.CREATE if before is None else AuditEvent.Action.CHANGE
+    audit.record(
+        action,
+        entry,
+        before=None if before is None else {"version": before.version, "line": before.line, "points": before.points},
+        after={"version": entry.version, "line": entry.line, "points": entry.points},
+        by=user,
+        competition_id=competition_id,
+        note=f"sheet {entry.sheet_id}, deal {entry.deal_number} ({entry.source})",
+    )
 
 
 def _store_seat_results(sheet: ScoreSheet, engine: games.SessionSheet) -> None:

@@ -1,0 +1,25 @@
+"""A sheet's history: every version of every deal, and restoring an earlier one as a new version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournaments.models import DealEntry, ScoreSheet
+from tournaments.services.entry import EntryResult, record_deal
+from tournaments.services.errors import ServiceError
+
+
+def restore_version(
+    sheet: ScoreSheet, deal: int, version: int, *, by: Any = None, expected_version: int | None = None
+) -> EntryResult:
+    """Make ``version`` of ``deal`` current again: a correction with its line, stored (and audited) as a new
+    version, so the history only ever grows. ``expected_version`` guards against someone else's change."""
+    old = DealEntry.objects.filter(sheet=sheet, deal_number=deal, version=version).first()
+    if old is None:
+        raise ServiceError(f"deal {deal} of this sheet has no version {version}")
+    current = DealEntry.objects.filter(sheet=sheet, deal_number=deal, is_current=True).first()
+    if current is not None and current.version == version:
+        raise ServiceError(f"version {version} of deal {deal} is already the current one")
+    return record_deal(
+        sheet, {**old.line, "deal": deal}, by=by, source=DealEntry.Source.RESTORE, expected_version=expected_version
+    )
