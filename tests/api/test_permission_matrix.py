@@ -257,6 +257,22 @@ ENDPOINTS: dict[str, Endpoint] = {
     "competitions-standings-csv": Endpoint(
         "get", "/competitions/{id}/standings/", lambda w: f"/competitions/{w.competition.pk}/standings/?fmt=csv"
     ),
+    "competitions-close": Endpoint(
+        "post", "/competitions/{id}/close/", lambda w: f"/competitions/{w.competition.pk}/close/"
+    ),
+    "competitions-reopen": Endpoint(
+        "post",
+        "/competitions/{id}/reopen/",
+        lambda w: f"/competitions/{w.competition.pk}/reopen/",
+        lambda w: {"reason": "wrong result"},
+    ),
+    # deal 1 is at version 1 already: organisers get the service's refusal (400)
+    "sheets-line-restore": Endpoint(
+        "post",
+        "/sheets/{id}/lines/{deal}/restore/",
+        lambda w: f"/sheets/{w.sheet.pk}/lines/1/restore/",
+        lambda w: {"version": 1},
+    ),
     "competitions-archive": Endpoint(
         "get", "/competitions/{id}/archive/", lambda w: f"/competitions/{w.competition.pk}/archive/"
     ),
@@ -402,6 +418,10 @@ EXPECTED: dict[str, tuple[Any, ...]] = {
     "competitions-standings":            EVERYONE,
     "competitions-standings-csv":        EVERYONE,
     "competitions-archive":              (NO,      NO,      NO,    NO,     OK,       NO,         OK,        OK),
+    "competitions-close":                (NO,      NO,      NO,    NO,     OK,       NO,         OK,        OK),
+    # not closed: reopening is refused with the reason
+    "competitions-reopen":               (NO,      NO,      NO,    NO,     400,      NO,         400,       400),
+    "sheets-line-restore":               (NO,      NO,      NO,    NO,     400,      NO,         400,       400),
     "competitions-import":               (NO,      NO,      NO,    NO,     NO,       NO,         OK,        OK),
     "rounds-list":                       EVERYONE,
     "rounds-create":                     (NO,      NO,      NO,    NO,     OK,       NO,         OK,        OK),

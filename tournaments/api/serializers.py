@@ -93,7 +93,9 @@ class CompetitionSerializer(serializers.ModelSerializer[Competition]):
             "starts_on",
             "seating_method",
             "keep_clubmates_apart",
+            "closed_at",
         ]
+        read_only_fields = ["closed_at"]
         extra_kwargs = {"seating_method": {"required": False}}
 
     def validate_seating_method(self, value: str) -> str:

@@ -2,7 +2,7 @@ from django.urls import include, path, re_path
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
 
-from tournaments.api import views_results, views_rounds, views_setup
+from tournaments.api import views_history, views_results, views_rounds, views_setup
 from tournaments.api.errors import ApiSchema, not_found
 
 router = DefaultRouter()
@@ -17,6 +17,11 @@ router.register("penalties", views_setup.PenaltyViewSet, basename="penalty")
 router.register("ratings", views_results.RatingViewSet, basename="rating")
 
 urlpatterns = [
+    path(
+        "sheets/<int:pk>/lines/<int:deal>/restore/",
+        views_history.RestoreVersionView.as_view(),
+        name="sheet-line-restore",
+    ),
     path("", include(router.urls)),
     path("token/", ObtainAuthToken.as_view(schema=ApiSchema()), name="api-token"),
     # anything else under the API (ending in a slash, so APPEND_SLASH still redirects): a JSON 404

@@ -30,6 +30,7 @@ from tournaments.api.serializers import (
     PenaltySerializer,
     PlayerDetailSerializer,
     PlayerSerializer,
+    ReasonSerializer,
     RuleSetSerializer,
     ScoreRequestSerializer,
     ScoreResponseSerializer,
@@ -39,6 +40,7 @@ from tournaments.api.serializers import (
 from tournaments.models import Club, Competition, Membership, Penalty, Player, RuleSet, Table
 from tournaments.services.competitions import create_competition
 from tournaments.services.errors import ServiceError
+from tournaments.services.seasons import close_competition, reopen_competition
 from tournaments.services.transfer import (
     ImportRejected,
     export_competition,
@@ -208,6 +210,30 @@ class CompetitionViewSet(
             raise PermissionDenied("Only the competition's organisers export it whole.")
         return Response(export_competition(competition))
 
+    @extend_schema(request=None, responses=CompetitionSerializer)
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, pk: str | None = None) -> Response:
+        """Close the competition: no more lines, rounds or penalties (the database refuses them too)."""
+        competition = self.get_object()
+        try:
+            competition = close_competition(competition, by=request.user)
+        except ServiceError as exc:
+            raise ValidationError({"detail": str(exc)}) from exc
+        return Response(CompetitionSerializer(competition).data)
+
+    @extend_schema(request=ReasonSerializer, responses=CompetitionSerializer)
+    @action(detail=True, methods=["post"])
+    def reopen(self, request: Request, pk: str | None = None) -> Response:
+        """Reopen a closed competition; the reason goes into the audit trail."""
+        competition = self.get_object()
+        body = ReasonSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            competition = reopen_competition(competition, reason=body.validated_data["reason"], by=request.user)
+        except ServiceError as exc:
+            raise ValidationError({"detail": str(exc)}) from exc
+        return Response(CompetitionSerializer(competition).data)
+
     @extend_schema(
         request=OpenApiTypes.OBJECT,
         parameters=[OpenApiParameter("club", int, required=True, description="the club that imports it")],
@@ -256,10 +282,14 @@ class PenaltyViewSet(
         competition = serializer.validated_data["competition"]
         if not rules.can_manage_competition(self.request.user, competition):
             raise PermissionDenied("Only the competition's organisers give penalties.")
+        if competition.closed_at is not None:
+            raise ValidationError({"detail": f"{competition} is closed: no more penalties"})
         serializer.save(created_by=self.request.user)
         _standings_follow(competition.pk)
 
     def perform_destroy(self, instance: Penalty) -> None:
+        if instance.competition.closed_at is not None:
+            raise ValidationError({"detail": f"{instance.competition} is closed: its penalties stay"})
         competition_id = instance.competition_id
         instance.delete()
         _standings_follow(competition_id)

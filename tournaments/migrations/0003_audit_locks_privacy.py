@@ -65,7 +65,7 @@ SQLITE_REVERSE = [
 def _run(statements: dict[str, list[str]]):
     def run(apps, schema_editor):
         for sql in statements.get(schema_editor.connection.vendor, []):
-            schema_editor.execute(sql)
+            schema_editor.execute(sql, params=None)  # no placeholders: RAISE uses % itself
 
     return run
 

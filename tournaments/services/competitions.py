@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tournaments.models import Club, Competition, Player, Registration, RuleSet
+from tournaments.services.seasons import refuse_if_closed
 
 
 def create_rule_set(
@@ -47,6 +48,7 @@ def create_competition(
 
 def register_players(competition: Competition, players: Iterable[Player]) -> int:
     """Register players (again is harmless); returns how many were new."""
+    refuse_if_closed(competition, "register players")
     before = competition.registrations.count()
     Registration.objects.bulk_create(
         [Registration(competition=competition, player=p) for p in players], ignore_conflicts=True

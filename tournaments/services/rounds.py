@@ -13,10 +13,12 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import Competition, Registration, Round, RoundEvent, ScoreSheet, Seat, Table
+from tournaments.models import AuditEvent, Competition, Registration, Round, RoundEvent, ScoreSheet, Seat, Table
 from tournaments.seating import seating_problems
 from tournaments.seating.attendance import reseat
+from tournaments.services import audit
 from tournaments.services.errors import ServiceError
+from tournaments.services.seasons import refuse_if_closed
 from tournaments.services.seating import generate, round_tables, seating_request
 
 Status = Round.Status
@@ -27,6 +29,19 @@ def _user(by: Any) -> Any:
 
 
 def _log(round_: Round, action: str, before: str, *, by: Any = None, reason: str = "", **detail: Any) -> None:
+    """Log a step in the round's own log and in the audit trail (with the seating after seating steps)."""
+    after: dict[str, Any] = {"status": round_.status}
+    if action in ("seated", "regenerated", "swapped", "reseated"):
+        after["tables"] = round_tables(round_)
+    audit.record(
+        AuditEvent.Action.CREATE if action == "seated" else AuditEvent.Action.CHANGE,
+        round_,
+        before={"status": before} if before else None,
+        after=after,
+        by=by,
+        competition_id=round_.competition_id,
+        note=f"{action}: {reason}" if reason else action,
+    )
     RoundEvent.objects.create(
         round=round_,
         action=action,
@@ -83,7 +98,8 @@ def create_round(
 
     ``method`` defaults to the competition's; ``manual`` takes the organiser's ``tables``.
     """
-    Competition.objects.select_for_update().filter(pk=competition.pk).first()  # one new round at a time
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)  # one new round at a time
+    refuse_if_closed(competition, "add a round")
     number = (competition.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     seed = seed if seed is not None else competition.pk * 1000 + number
     method = method or competition.seating_method
@@ -204,6 +220,15 @@ def withdraw_player(competition: Competition, player_id: int, *, by: Any = None,
     ).update(withdrawn_at=timezone.now())
     if not updated:
         raise ServiceError(f"player {player_id} is not an active player of {competition}")
+    audit.record(
+        AuditEvent.Action.CHANGE,
+        ("registration", f"{competition.pk}:{player_id}"),
+        before={"withdrawn": False},
+        after={"withdrawn": True},
+        by=by,
+        competition_id=competition.pk,
+        note=f"withdrawn: {reason}" if reason else "withdrawn",
+    )
     changed = []
     for round_ in competition.rounds.filter(status__in=[Status.DRAFT, Status.PUBLISHED]):
         if player_id in _present(round_):
@@ -259,6 +284,7 @@ def reopen_round(round_: Round, *, reason: str, by: Any = None) -> Round:
     if not (reason or "").strip():
         raise ServiceError("give a reason to reopen a finalised round")
     round_ = _locked(round_)
+    refuse_if_closed(round_.competition, "reopen a round")
     _require(round_, Status.FINALISED, doing="reopen")
     ScoreSheet.objects.filter(table__round=round_, state=ScoreSheet.State.FINAL).update(
         state=ScoreSheet.State.CONFIRMED

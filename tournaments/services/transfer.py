@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from games.contracts import CONTRACTS, Side
@@ -32,6 +33,7 @@ from tournaments.models import (
     RuleSet,
     ScoreSheet,
     Seat,
+    SeatingWish,
     Table,
 )
 from tournaments.services.entry import engine_sheet, record_deal
@@ -200,6 +202,19 @@ def standings_csv(competition: Competition) -> str:
     return out.getvalue()
 
 
+# Competition settings that travel in an archive as they are.
+COMPETITION_SETTINGS = (
+    "standings_method",
+    "tie_breaks",
+    "placement_points",
+    "min_evenings",
+    "best_evenings",
+    "evening_decay",
+    "seating_method",
+    "keep_clubmates_apart",
+)
+
+
 def export_competition(competition: Competition) -> dict[str, Any]:
     """The whole competition as one JSON object that ``import_competition`` reads back."""
     rule_set = competition.rule_set
@@ -216,7 +231,16 @@ def export_competition(competition: Competition) -> dict[str, Any]:
                     "sheet": {"state": table.sheet.state, "lines": current_lines(table.sheet)},
                 }
             )
-        rounds.append({"number": round_.number, "seed": round_.seed, "status": round_.status, "tables": tables})
+        rounds.append(
+            {
+                "number": round_.number,
+                "seed": round_.seed,
+                "status": round_.status,
+                "method": round_.method,
+                "byes": list(round_.byes or []),
+                "tables": tables,
+            }
+        )
     return {
         "format": ARCHIVE_FORMAT,
         "competition": {
@@ -226,6 +250,8 @@ def export_competition(competition: Competition) -> dict[str, Any]:
             "deals_per_session": competition.deals_per_session,
             "is_public": competition.is_public,
             "starts_on": competition.starts_on.isoformat() if competition.starts_on else None,
+            **{name: getattr(competition, name) for name in COMPETITION_SETTINGS},
+            "closed": competition.closed_at is not None,
         },
         "rule_set": {
             "name": rule_set.name,
@@ -234,8 +260,21 @@ def export_competition(competition: Competition) -> dict[str, Any]:
             "overrides": rule_set.overrides,
         },
         "players": [
-            {"key": p.pk, "first_name": p.first_name, "last_name": p.last_name, "federation_id": p.federation_id}
+            {
+                "key": p.pk,
+                "first_name": p.first_name,
+                "last_name": p.last_name,
+                "display_name": p.display_name,
+                "federation_id": p.federation_id,
+            }
             for p in players
+        ],
+        "withdrawn": sorted(
+            competition.registrations.filter(withdrawn_at__isnull=False).values_list("player_id", flat=True)
+        ),
+        "wishes": [
+            {"player": a, "other": b, "kind": kind}
+            for a, b, kind in competition.seating_wishes.order_by("pk").values_list("player_id", "other_id", "kind")
         ],
         "rounds": rounds,
         "penalties": [
@@ -296,6 +335,7 @@ def _import(archive: dict[str, Any], club: Club, by: Any, slug: str | None) -> C
         deals_per_session=info.get("deals_per_session"),
         is_public=bool(info.get("is_public", True)),
         starts_on=info.get("starts_on"),
+        **{name: info[name] for name in COMPETITION_SETTINGS if name in info},
     )
     players: dict[int, Player] = {}
     for p in archive["players"]:
@@ -303,20 +343,27 @@ def _import(archive: dict[str, Any], club: Club, by: Any, slug: str | None) -> C
         player = Player.objects.filter(federation_id=federation_id).first() if federation_id else None
         if player is None:
             player = Player.objects.create(
-                first_name=p["first_name"], last_name=p["last_name"], federation_id=federation_id
+                first_name=p["first_name"],
+                last_name=p["last_name"],
+                display_name=p.get("display_name") or "",
+                federation_id=federation_id,
             )
         Membership.objects.get_or_create(club=club, player=player)
         players[int(p["key"])] = player
     Registration.objects.bulk_create([Registration(competition=competition, player=p) for p in players.values()])
     rounds: dict[int, Round] = {}
     errors: list[tuple[int | None, FieldError]] = []
+    final_status: dict[int, str] = {}
     for r in archive["rounds"]:
         round_ = Round.objects.create(
             competition=competition,
             number=r["number"],
             seed=r.get("seed", 0),
-            status=r.get("status", Round.Status.DRAFT),
+            status=Round.Status.IN_PLAY,  # takes the lines; its own status is set once they are in
+            method=r.get("method", "random"),
+            byes=[players[int(key)].pk for key in r.get("byes", [])],
         )
+        final_status[round_.pk] = r.get("status", Round.Status.DRAFT)
         rounds[round_.number] = round_
         for t in r["tables"]:
             table = Table.objects.create(round=round_, number=t["number"], size=t["size"])
@@ -343,6 +390,21 @@ def _import(archive: dict[str, Any], club: Club, by: Any, slug: str | None) -> C
         )
     if errors:
         raise ImportRejected(errors)  # rolls the whole import back
+    for round_pk, status in final_status.items():
+        Round.objects.filter(pk=round_pk).update(status=status)
+    Registration.objects.filter(
+        competition=competition, player__in=[players[int(key)] for key in archive.get("withdrawn", [])]
+    ).update(withdrawn_at=timezone.now())
+    for wish in archive.get("wishes", []):
+        SeatingWish.objects.create(
+            competition=competition,
+            player=players[int(wish["player"])],
+            other=players[int(wish["other"])],
+            kind=wish["kind"],
+        )
+    if info.get("closed"):
+        Competition.objects.filter(pk=competition.pk).update(closed_at=timezone.now())
+        competition.refresh_from_db()
     return competition
 
 

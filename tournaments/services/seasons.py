@@ -1,0 +1,61 @@
+"""Closing a competition (a league season, a finished tournament): no more results, rounds or penalties.
+
+The services refuse writes to a closed competition, and database triggers refuse its new lines and penalties
+whatever path they take. Reopening needs a reason; both steps are in the audit trail.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.models import AuditEvent, Competition
+from tournaments.services import audit
+from tournaments.services.errors import ServiceError
+
+
+def refuse_if_closed(competition: Competition, doing: str) -> None:
+    if competition.closed_at is not None:
+        raise ServiceError(f"{competition} is closed: cannot {doing} (reopen it first, with a reason)")
+
+
+@transaction.atomic
+def close_competition(competition: Competition, *, by: Any = None) -> Competition:
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    refuse_if_closed(competition, "close it again")
+    competition.closed_at = timezone.now()
+    competition.save(update_fields=["closed_at"])
+    audit.record(
+        AuditEvent.Action.CHANGE,
+        competition,
+        before={"closed_at": None},
+        after={"closed_at": competition.closed_at.isoformat()},
+        by=by,
+        competition_id=competition.pk,
+        note="closed",
+    )
+    return competition
+
+
+@transaction.atomic
+def reopen_competition(competition: Competition, *, reason: str, by: Any = None) -> Competition:
+    if not (reason or "").strip():
+        raise ServiceError("give a reason to reopen a closed competition")
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    if competition.closed_at is None:
+        raise ServiceError(f"{competition} is not closed")
+    before = competition.closed_at.isoformat()
+    competition.closed_at = None
+    competition.save(update_fields=["closed_at"])
+    audit.record(
+        AuditEvent.Action.CHANGE,
+        competition,
+        before={"closed_at": before},
+        after={"closed_at": None},
+        by=by,
+        competition_id=competition.pk,
+        note=f"reopened: {reason.strip()}",
+    )
+    return competition
