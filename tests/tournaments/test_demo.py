@@ -122,3 +122,27 @@ def test_a_reset_loads_the_same_seeded_demo_again() -> None:
     again = snapshot()
     assert len(again) == ROUNDS * len(table_sizes(DEMO_PLAYERS))
     assert again == first
+
+
+@pytest.mark.django_db
+def test_the_readme_restore_drill_restores_the_demo_with_the_same_standings(tmp_path: Any, monkeypatch: Any) -> None:
+    import shlex
+    from pathlib import Path
+
+    load_demo()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    drill = [
+        line.split("#")[0].split() for line in readme.splitlines() if "manage.py" in line and "_competition" in line
+    ]
+    assert [words[2] for words in drill] == ["export_competition", "import_competition"]
+    monkeypatch.chdir(tmp_path)  # the drill writes backup.json in the current folder
+    for words in drill:
+        call_command(*shlex.split(" ".join(words[2:])))
+    original = Competition.objects.get(slug="demo-tournament")
+    restored = Competition.objects.get(slug="demo-restored")
+
+    def table(competition: Competition) -> list[tuple[int, str, int]]:
+        rows = Standing.objects.filter(competition=competition).order_by("rank", "player__last_name")
+        return list(rows.values_list("rank", "player__last_name", "points"))
+
+    assert table(restored) == table(original) and len(table(original)) == DEMO_PLAYERS
