@@ -191,6 +191,7 @@ ENDPOINTS: dict[str, Endpoint] = {
         "patch", "/players/{id}/", lambda w: f"/players/{w.member.pk}/", lambda w: {"first_name": "Renamed"}
     ),
     "players-me": Endpoint("get", "/players/me/", lambda w: "/players/me/"),
+    "players-me-rename": Endpoint("patch", "/players/me/", lambda w: "/players/me/", lambda w: {"display_name": "Ace"}),
     # rule sets and the calculator
     "rulesets-list": Endpoint("get", "/rulesets/", lambda w: "/rulesets/"),
     "rulesets-create": Endpoint(
@@ -394,6 +395,7 @@ EXPECTED: dict[str, tuple[Any, ...]] = {
     "players-update":                    (NO,      NO,      NO,    NO,     NO,       NO,         OK,        OK),
     "players-partial-update":            (NO,      NO,      NO,    NO,     NO,       NO,         OK,        OK),
     "players-me":                        (NO,  NOT_LINKED,  OK,    NO, NOT_LINKED,   OK,         OK,  NOT_LINKED),
+    "players-me-rename":                 (NO,  NOT_LINKED,  OK,    NO, NOT_LINKED,   OK,         OK,  NOT_LINKED),
     "rulesets-list":                     EVERYONE,
     "rulesets-create":                   (NO,      NO,      NO,    NO,     NO,       NO,         OK,        OK),
     "rulesets-create-global":            (NO,      NO,      NO,    NO,     NO,       NO,         NO,        OK),

@@ -4,6 +4,13 @@ The key is claimed before the view runs (a unique row per key and user), so
 two concurrent retries cannot both write: the second sees the claim and is
 told to retry later (409), or gets the stored response once it is there.
 A server error releases the key so the client can try again.
+
+A view lists in ``idempotent_atomic`` the actions whose claim, work and stored
+response are one transaction: one commit instead of three on a hot path (a
+table's lines). A concurrent retry then waits for the first request's commit
+and gets its response; a server error or a crash rolls the claim back with the
+work. Only for actions whose work may run inside a transaction (the entry
+service's own ``atomic`` becomes a savepoint; its ``on_commit`` waits for ours).
 """
 
 from __future__ import annotations
@@ -77,13 +84,16 @@ def claim(request: Request) -> IdempotentRequest | None:
 
 def store(claimed: IdempotentRequest, response: Response) -> None:
     if response.status_code >= 500:
-        claimed.delete()  # let the client retry
+        release(claimed)  # let the client retry
         return
     body = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
-    claimed.state = IdempotentRequest.State.DONE
-    claimed.status_code = response.status_code
-    claimed.response = body
-    claimed.save(update_fields=["state", "status_code", "response"])
+    IdempotentRequest.objects.filter(pk=claimed.pk).update(
+        state=IdempotentRequest.State.DONE, status_code=response.status_code, response=body
+    )
+
+
+def release(claimed: IdempotentRequest) -> None:
+    IdempotentRequest.objects.filter(pk=claimed.pk).delete()
 
 
 def replayed(claimed: IdempotentRequest) -> Response:
@@ -94,6 +104,24 @@ class IdempotentMixin:
     """For viewsets: every POST honours ``Idempotency-Key``."""
 
     _claimed: IdempotentRequest | None = None
+    #: actions whose claim, work and stored response share one transaction (see the module's notes)
+    idempotent_atomic: frozenset[str] = frozenset()
+
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        action = getattr(self, "action_map", {}).get(request.method.lower())
+        if request.method == "POST" and request.headers.get(HEADER) and action in self.idempotent_atomic:
+            with transaction.atomic():
+                response = super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
+                if response.status_code >= 500:
+                    transaction.set_rollback(True)  # the claim goes with the work: the client may retry
+                return response
+        try:
+            return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
+        except BaseException:
+            if self._claimed is not None:  # a crash: release the key, or every retry would get 409
+                release(self._claimed)
+                self._claimed = None
+            raise
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)  # type: ignore[misc]

@@ -31,9 +31,9 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
-    """What anyone sees of a player: the display name only."""
+    """What anyone sees of a player: the name they chose to show (``public_name``), nothing else."""
 
-    name = serializers.CharField(read_only=True)
+    name = serializers.CharField(source="public_name", read_only=True)
 
     class Meta:
         model = Player
@@ -48,7 +48,22 @@ class PlayerDetailSerializer(serializers.ModelSerializer[Player]):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "first_name", "last_name", "federation_id", "club"]
+        fields = ["id", "name", "first_name", "last_name", "display_name", "public_name", "federation_id", "club"]
+        read_only_fields = ["public_name"]
+
+
+class DisplayNameSerializer(serializers.ModelSerializer[Player]):
+    """The one thing players change about themselves: the name public pages show."""
+
+    class Meta:
+        model = Player
+        fields = ["display_name"]
+
+    def validate_display_name(self, value: str) -> str:
+        value = " ".join(value.split())
+        if any(not ch.isprintable() for ch in value):
+            raise serializers.ValidationError("a name of printable characters")
+        return value
 
 
 class RuleSetSerializer(serializers.ModelSerializer[RuleSet]):
@@ -105,7 +120,7 @@ class CompetitionSerializer(serializers.ModelSerializer[Competition]):
 
 
 class SeatSerializer(serializers.ModelSerializer[Seat]):
-    player_name = serializers.CharField(source="player.name", read_only=True)
+    player_name = serializers.CharField(source="player.public_name", read_only=True)
 
     class Meta:
         model = Seat
@@ -205,7 +220,7 @@ class PenaltySerializer(serializers.ModelSerializer[Penalty]):
 
 
 class StandingSerializer(serializers.ModelSerializer[Standing]):
-    player_name = serializers.CharField(source="player.name", read_only=True)
+    player_name = serializers.CharField(source="player.public_name", read_only=True)
 
     class Meta:
         model = Standing
@@ -221,7 +236,7 @@ class StandingSerializer(serializers.ModelSerializer[Standing]):
 
 
 class RatingSerializer(serializers.ModelSerializer[Rating]):
-    player_name = serializers.CharField(source="player.name", read_only=True)
+    player_name = serializers.CharField(source="player.public_name", read_only=True)
 
     class Meta:
         model = Rating

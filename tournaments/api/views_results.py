@@ -71,6 +71,7 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     serializer_class = ScoreSheetSerializer
     filterset_fields = ["table__round", "table__round__competition", "state"]
     permission_classes = [AllowAny]  # writes check the organiser role or the table code themselves
+    idempotent_atomic = frozenset({"add_line"})  # key, line and stored response: one commit per line
 
     def get_queryset(self) -> QuerySet[ScoreSheet]:
         visible = rules.visible_competitions(self.request.user)
@@ -81,9 +82,20 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             .order_by("pk")
         )
 
-    def _writable(self, request: Request, pk: str | None) -> ScoreSheet:
-        sheet = get_object_or_404(ScoreSheet.objects.select_related("table__round__competition"), pk=pk)
-        if not rules.can_enter_sheet(request.user, sheet, request.headers.get(TABLE_CODE)):
+    def _writable(self, request: Request, pk: str | None, *, slim: bool = False) -> ScoreSheet:
+        """The sheet, if this request may write it; ``slim`` when the caller needs no more than its id.
+
+        A table entering its own sheet needs only the sheet's code checked: a ``slim`` sheet is read
+        without its table, round and competition (the entry service reads them itself, locked).
+        """
+        code = request.headers.get(TABLE_CODE)
+        sheets = ScoreSheet.objects.all()
+        if slim and code:
+            sheets = sheets.only("pk", "captain_code")  # another code: the check loads the competition after all
+        else:
+            sheets = sheets.select_related("table__round__competition")
+        sheet = get_object_or_404(sheets, pk=pk)
+        if not rules.can_enter_sheet(request.user, sheet, code):
             raise PermissionDenied("Only the competition's organisers, or the table with its code, enter this sheet.")
         return sheet
 
@@ -95,7 +107,7 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     )
     @action(detail=True, methods=["post"], url_path="lines")
     def add_line(self, request: Request, pk: str | None = None) -> Response:
-        sheet = self._writable(request, pk)
+        sheet = self._writable(request, pk, slim=True)  # the entry service reads the sheet itself, locked
         key = request.headers.get(HEADER)
         scoped = scoped_key(request, key) if key else None
         try:
@@ -113,7 +125,7 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     )
     @action(detail=True, methods=["put"], url_path=r"lines/(?P<deal>[0-9]+)")
     def correct_line(self, request: Request, pk: str | None = None, deal: str | None = None) -> Response:
-        sheet = self._writable(request, pk)
+        sheet = self._writable(request, pk, slim=True)
         body = LineCorrectionSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         line = dict(body.validated_data["line"])

@@ -27,6 +27,7 @@ from tournaments.api.serializers import (
     ClubSerializer,
     CompetitionSerializer,
     DetailSerializer,
+    DisplayNameSerializer,
     PenaltySerializer,
     PlayerDetailSerializer,
     PlayerSerializer,
@@ -95,11 +96,16 @@ class PlayerViewSet(
         Membership.objects.create(club=club, player=player)
 
     @extend_schema(responses={200: PlayerDetailSerializer, 404: DetailSerializer})
-    @action(detail=False, methods=["get"], permission_classes=[IsAuthenticated])
+    @action(detail=False, methods=["get", "patch"], permission_classes=[IsAuthenticated])
     def me(self, request: Request) -> Response:
+        """Your own player details; PATCH ``display_name`` to choose the name public pages show."""
         player = Player.objects.filter(user=request.user).first()
         if player is None:
             return Response({"detail": "Your account is not linked to a player."}, status=status.HTTP_404_NOT_FOUND)
+        if request.method == "PATCH":
+            body = DisplayNameSerializer(player, data=request.data, partial=True)
+            body.is_valid(raise_exception=True)
+            body.save()
         return Response(PlayerDetailSerializer(player).data)
 
 

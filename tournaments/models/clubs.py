@@ -38,6 +38,14 @@ class Player(models.Model):
     def name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
 
+    @property
+    def public_name(self) -> str:
+        """What the public sees: the display name the player chose, else first name and initial ("Anna P.")."""
+        if self.display_name:
+            return self.display_name
+        initial = f" {self.last_name[:1]}." if self.last_name else ""
+        return f"{self.first_name}{initial}".strip()
+
 
 class Membership(models.Model):
     """A player's membership of a club; ``is_admin`` lets them run the club's competitions."""

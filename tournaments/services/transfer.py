@@ -181,7 +181,7 @@ def standings_rows(competition: Competition) -> list[dict[str, Any]]:
         {
             "rank": s.rank,
             "player": s.player_id,
-            "player_name": s.player.name,
+            "player_name": s.player.public_name,
             "points": s.points,
             "deals_played": s.deals_played,
             "sessions_played": s.sessions_played,
