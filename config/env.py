@@ -76,3 +76,61 @@ def redis_url(name: str = "REDIS_URL") -> str | None:
     except ValueError:
         raise ImproperlyConfigured(f"{name}={raw!r} has an invalid port") from None
     return raw
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip()
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not one of {list(choices)}")
+    return value
+
+
+def secret_key(name: str, *, debug: bool, development_key: str) -> str:
+    """The key that signs sessions and tokens: a development key when debugging, otherwise a real one.
+
+    A real key is what ``manage.py check --deploy`` accepts: at least 50 characters, at least 5 different
+    ones, not Django's ``django-insecure-`` placeholder.
+    """
+    raw = os.environ.get(name, "")
+    if not raw:
+        if not debug:
+            raise ImproperlyConfigured(f"{name} must be set when DEBUG is off")
+        return development_key
+    if not debug and (len(raw) < 50 or len(set(raw)) < 5 or raw.startswith("django-insecure-")):
+        raise ImproperlyConfigured(
+            f"{name} must be at least 50 characters long with at least 5 different characters"
+            " (python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+        )
+    return raw
+
+
+def proxy_ssl_header(name: str = "SECURE_PROXY_SSL_HEADER") -> tuple[str, str] | None:
+    """``X-Forwarded-Proto: https`` (the header a trusted proxy sets, and its value for HTTPS) as Django wants it.
+
+    Only set it behind a proxy that always sets or strips that header: anyone can send it otherwise.
+    """
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return None
+    header, sep, value = raw.partition(":")
+    header, value = header.strip(), value.strip()
+    if not sep or not header or not value or not all(c.isalnum() or c == "-" for c in header):
+        raise ImproperlyConfigured(f"{name}={raw!r} must look like 'X-Forwarded-Proto: https'")
+    return "HTTP_" + header.upper().replace("-", "_"), value
+
+
+_RATE_PERIODS = ("s", "sec", "second", "m", "min", "minute", "h", "hour", "d", "day")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A Django REST framework throttle rate: ``30/minute``."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    count, sep, period = raw.strip().partition("/")
+    if not sep or not count.isdigit() or int(count) < 1 or period not in _RATE_PERIODS:
+        raise ImproperlyConfigured(f"{name}={raw!r} must look like 30/minute (per second, minute, hour or day)")
+    return raw.strip()

@@ -7,24 +7,32 @@ Celery tasks run eagerly in-process, a local-memory cache.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import database_url, env_bool, env_int, env_list, redis_url
+from config.env import (
+    database_url,
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_rate,
+    proxy_ssl_header,
+    redis_url,
+    secret_key,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("WIEZEN_VAR_DIR", BASE_DIR / "var"))
 
 DEBUG = env_bool("DEBUG", default=True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "insecure-development-key-set-SECRET_KEY-in-production"
-elif len(SECRET_KEY) < 32 and not DEBUG:
-    raise ImproperlyConfigured("SECRET_KEY must be at least 32 characters long")
+SECRET_KEY = secret_key(
+    "SECRET_KEY", debug=DEBUG, development_key="insecure-development-key-set-SECRET_KEY-in-production"
+)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off")
@@ -40,12 +48,15 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "axes",
+    "csp",
     "tournaments",
     "scoring",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -55,6 +66,8 @@ MIDDLEWARE = [
     "tournaments.services.audit.AuditMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # last: turns a login refused for too many failures into the lockout page (429)
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -73,6 +86,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
             ],
+            # {% load privacy %}: {{ player|player_name:full_names }}, the name a page may show
+            "libraries": {"privacy": "tournaments.services.privacy"},
         },
     },
 ]
@@ -85,7 +100,8 @@ if _DATABASE_URL is None:
             "NAME": VAR_DIR / "wiezen.sqlite3",
             # A file, not memory, so a worker process can see what the tests wrote.
             "TEST": {"NAME": VAR_DIR / "test-wiezen.sqlite3"},
-            "OPTIONS": {"timeout": 20},
+            # IMMEDIATE: a writer takes the lock at BEGIN, so a worker process and the tests do not deadlock
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     }
 else:
@@ -136,6 +152,85 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 
+# -- security: HTTPS, cookies, headers, login throttling (README "Configuration") ----------------------------------
+# Defaults are strict when DEBUG is off and convenient when it is on; each can be set from the environment.
+
+# Behind a proxy that terminates TLS: the header it sets for HTTPS requests, e.g. "X-Forwarded-Proto: https".
+SECURE_PROXY_SSL_HEADER = proxy_ssl_header("SECURE_PROXY_SSL_HEADER")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+HSTS_ONE_YEAR = 365 * 24 * 3600
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0 if DEBUG else HSTS_ONE_YEAR)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=True)
+if SECURE_HSTS_PRELOAD and 0 < SECURE_HSTS_SECONDS < HSTS_ONE_YEAR:
+    raise ImproperlyConfigured(
+        f"SECURE_HSTS_SECONDS={SECURE_HSTS_SECONDS} is under a year, which the HSTS preload lists refuse:"
+        f" use at least {HSTS_ONE_YEAR} or set SECURE_HSTS_PRELOAD=false"
+    )
+_SECURE_COOKIES = env_bool("SECURE_COOKIES", default=not DEBUG)  # sent over HTTPS only
+SESSION_COOKIE_SECURE = _SECURE_COOKIES
+CSRF_COOKIE_SECURE = _SECURE_COOKIES
+SESSION_COOKIE_HTTPONLY = True
+# No script reads the CSRF cookie: the forms carry the token, the API's browsable pages and docs get it in the page.
+CSRF_COOKIE_HTTPONLY = True
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+if any(not origin.startswith(("https://", "http://")) for origin in CSRF_TRUSTED_ORIGINS):
+    raise ImproperlyConfigured("CSRF_TRUSTED_ORIGINS must list origins with their scheme: https://example.org")
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = env_choice(
+    "SECURE_REFERRER_POLICY",
+    "same-origin",
+    (
+        "no-referrer",
+        "no-referrer-when-downgrade",
+        "origin",
+        "origin-when-cross-origin",
+        "same-origin",
+        "strict-origin",
+        "strict-origin-when-cross-origin",
+    ),
+)
+SECURE_CROSS_ORIGIN_OPENER_POLICY = env_choice(
+    "SECURE_CROSS_ORIGIN_OPENER_POLICY", "same-origin", ("same-origin", "same-origin-allow-popups", "unsafe-none")
+)
+
+# Content-Security-Policy (django-csp): this site's own files only. The pages' few inline styles and scripts
+# carry the request's nonce (``request.csp_nonce``); the API docs add the CDN they load from (config/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
+_CSP_REPORT_URI = os.environ.get("CSP_REPORT_URI", "").strip()
+if _CSP_REPORT_URI:
+    CONTENT_SECURITY_POLICY["DIRECTIVES"]["report-uri"] = _CSP_REPORT_URI
+
+# Login throttling (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one username from one address,
+# that username is refused from that address, even with the right password, for LOGIN_COOLOFF_MINUTES.
+# Covers the login page, the admin's and the API token endpoint (all go through ``authenticate``).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out username before a password is checked
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", default=15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True  # a successful login forgets the earlier failures
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# The same address the audit trail records (REMOTE_ADDR): a proxy must pass the client's address on that way,
+# never trust X-Forwarded-For, which any client can send.
+AXES_CLIENT_IP_CALLABLE = "tournaments.services.audit.client_ip"
+# Wrong table codes on the entry page (``…/entry/?code=``) from one address before it waits the same cool-off.
+TABLE_CODE_FAILURE_LIMIT = env_int("TABLE_CODE_FAILURE_LIMIT", default=10, minimum=1)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -165,6 +260,11 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Throttles count by REMOTE_ADDR, as the audit trail and the login lockout do (X-Forwarded-For is not trusted).
+    "NUM_PROXIES": 0,
+    # For the token endpoint once its view uses ScopedRateThrottle with throttle_scope="token": requests per
+    # address, whatever the usernames (the lockout above counts per username and address).
+    "DEFAULT_THROTTLE_RATES": {"token": env_rate("API_TOKEN_RATE", "30/minute")},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Wiezen tournament and league manager API",

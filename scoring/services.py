@@ -7,21 +7,31 @@ short countdown so a burst of entries is computed once. The task claims the
 request with the reverse update, so a duplicate delivery does nothing. A
 periodic ``reconcile_standings`` requeues every competition whose standings are
 older than its entries: the broker was down, a worker died.
+
+Faults (tests/e2e/test_faults.py): an entry never fails because of the
+standings (the request runs after the entry committed and only logs what went
+wrong); the rows are replaced in one transaction, so a worker killed while
+writing leaves the previous standings whole; a retried or redelivered run,
+whose predecessor may have died after taking the claim, computes while the
+standings are stale; computing the same version twice stores the same rows.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from config.env import env_int
 from scoring.methods import MethodOptions, find_method
 from scoring.models import JobState, Rating, Standing, StandingsState, Statistics
 from scoring.ranking import LeagueOptions, rank
@@ -43,51 +53,108 @@ _PUBLISH_RETRY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "
 
 
 def request_standings(competition_id: int) -> bool:
-    """Queue a recomputation unless one is queued already. Returns whether this call queued it."""
+    """Queue a recomputation unless one is queued already. Returns whether this call queued it.
+
+    Never raises outside a transaction: it runs after an entry committed, so a
+    database or broker failure here must not report the saved entry as failed.
+    The standings then stay stale (the page shows their age) until the
+    reconcile job requeues them.
+    """
     from scoring.tasks import recompute_standings as task
 
-    StandingsState.objects.get_or_create(competition_id=competition_id)
-    claimed = StandingsState.objects.filter(competition_id=competition_id, queued=False).update(
-        queued=True, queued_at=timezone.now()
-    )
+    try:
+        StandingsState.objects.get_or_create(competition_id=competition_id)
+        claimed = StandingsState.objects.filter(competition_id=competition_id, queued=False).update(
+            queued=True, queued_at=timezone.now()
+        )
+    except DatabaseError:
+        if transaction.get_connection().in_atomic_block:
+            raise  # the caller's transaction is broken: it must know
+        log.exception("could not request standings of competition %s; the reconcile job will", competition_id)
+        return False
     if not claimed:
         return False
     try:
         task.apply_async((competition_id,), countdown=settings.STANDINGS_COALESCE_SECONDS, retry_policy=_PUBLISH_RETRY)
     except Exception:  # the broker is down: entry must not fail; reconcile will requeue
         log.exception("could not queue standings of competition %s; the reconcile job will", competition_id)
-        StandingsState.objects.filter(competition_id=competition_id).update(queued=False, queued_at=None)
+        try:
+            StandingsState.objects.filter(competition_id=competition_id).update(queued=False, queued_at=None)
+        except DatabaseError:  # still marked queued: reconcile releases it after STANDINGS_STALE_QUEUE_SECONDS
+            if transaction.get_connection().in_atomic_block:
+                raise
+            log.exception("could not release the standings request of competition %s", competition_id)
         return False
     return True
 
 
-def recompute_standings(competition_id: int, *, claim: bool = True) -> bool:
-    """Compute and store one competition's standings. With ``claim``, only if a request is queued."""
+def recompute_standings(competition_id: int, *, claim: bool = True, resumed: bool = False) -> bool:
+    """Compute and store one competition's standings. With ``claim``, only if a request is queued.
+
+    The claim is released before computing, so an entry made meanwhile queues
+    another run. ``resumed`` is a retry or a redelivery of a run that may have
+    taken the claim and then died (database lost, worker killed): it computes
+    without a claim as long as the standings are stale. Computing twice is
+    harmless: the rows are replaced in one transaction, never by an older
+    version.
+    """
     if claim:
         claimed = StandingsState.objects.filter(competition_id=competition_id, queued=True).update(
             queued=False, queued_at=None
         )
         if not claimed:
-            return False  # already done by another worker, or a duplicate delivery
+            if not (resumed and _standings_stale(competition_id)):
+                return False  # already done by another worker, or a duplicate delivery
+            log.warning("standings of competition %s: resuming a run that did not finish", competition_id)
     competition = Competition.objects.filter(pk=competition_id).first()
     if competition is None:
         return False
-    version = competition.entries_version
-    sessions = competition_sessions(competition_id)
-    penalties = competition_penalty_records(competition_id)
-    registered = Competition.players.through.objects.filter(competition_id=competition_id)
-    rows = rank_competition(competition, sessions, penalties, registered.values_list("player_id", flat=True))
+    version = competition.entries_version  # read first: the rows below are at least this recent
+    rows = standings_rows(competition)
     now = timezone.now()
     with transaction.atomic():
         state, _ = StandingsState.objects.select_for_update().get_or_create(competition_id=competition_id)
         if state.computed_version > version:
             return False  # a newer computation already landed
         Standing.objects.filter(competition_id=competition_id).delete()
+        _hold_for_fault_tests(competition_id)
         Standing.objects.bulk_create(rows)
         StandingsState.objects.filter(pk=state.pk).update(
             computed_version=version, computed_at=now, computations=F("computations") + 1
         )
     return True
+
+
+def _standings_stale(competition_id: int) -> bool:
+    computed = StandingsState.objects.filter(competition_id=competition_id).values("computed_version")
+    return Competition.objects.filter(pk=competition_id, entries_version__gt=Coalesce(Subquery(computed), 0)).exists()
+
+
+def standings_rows(competition: Competition) -> list[Standing]:
+    """The competition's standing rows from its current entries and penalties, unsaved."""
+    registered = Competition.players.through.objects.filter(competition_id=competition.pk)
+    return rank_competition(
+        competition,
+        competition_sessions(competition.pk),
+        competition_penalty_records(competition.pk),
+        registered.values_list("player_id", flat=True),
+    )
+
+
+def _hold_for_fault_tests(competition_id: int) -> None:
+    """Tests only: keep the write transaction open, the old rows deleted, so a test can kill the worker in it.
+
+    ``STANDINGS_TEST_DELAY_SECONDS`` (a whole number, default 0) is set by
+    tests/e2e/test_faults.py in a worker's environment, never in production.
+    """
+    seconds = env_int("STANDINGS_TEST_DELAY_SECONDS", default=0)
+    if seconds:
+        log.warning(
+            "standings of competition %s: holding the write transaction for %s s (STANDINGS_TEST_DELAY_SECONDS)",
+            competition_id,
+            seconds,
+        )
+        time.sleep(seconds)
 
 
 def rank_competition(
@@ -157,8 +224,15 @@ def reconcile_standings() -> list[int]:
 
 
 def request_job(key: str, task: Any, *args: Any) -> bool:
-    """Queue ``task`` unless the job ``key`` is queued already; a burst of requests runs it once."""
+    """Queue ``task`` unless the job ``key`` is queued already; a burst of requests runs it once.
+
+    A request queued longer than ``STANDINGS_STALE_QUEUE_SECONDS`` ago is
+    presumed lost (Redis restarted without its data, a worker died before the
+    claim) and released, so the job cannot stay blocked for good.
+    """
     JobState.objects.get_or_create(key=key)
+    stale_before = timezone.now() - timedelta(seconds=settings.STANDINGS_STALE_QUEUE_SECONDS)
+    JobState.objects.filter(key=key, queued=True, queued_at__lt=stale_before).update(queued=False, queued_at=None)
     if not JobState.objects.filter(key=key, queued=False).update(queued=True, queued_at=timezone.now()):
         return False
     try:

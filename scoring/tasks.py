@@ -3,23 +3,47 @@
 The job graph: standings (queue ``celery``, fast) then ratings and
 statistics (queue ``analytics``, slow), each coalesced and claimed once, so a
 burst of entries never queues a burst of slow jobs in front of standings.
+
+A task that meets a database that is restarting (``OperationalError``,
+``InterfaceError``) is retried with backoff rather than dropped: a request
+whose claim failed would otherwise stay marked queued with no message left to
+run it. Other errors are bugs and fail the task. Tasks acknowledge late, so a
+worker killed mid-job leaves its message to be redelivered (Redis: after the
+visibility timeout); a retried or redelivered standings run computes even if
+the dead run had taken the claim. The reconcile job covers whatever is left.
 """
 
-from celery import shared_task
+from typing import Any
+
+from celery import Task, shared_task
+from django.db import InterfaceError, OperationalError
 
 from scoring import services
 
+# the database went away (restart, failover): try again in 1, 2, 4 ... 30 s
+RETRY_ON_DATABASE_LOSS: dict[str, Any] = {
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+    "retry_jitter": False,
+    "max_retries": 8,
+}
 
-@shared_task(name="scoring.tasks.recompute_standings", acks_late=True, ignore_result=True)
-def recompute_standings(competition_id: int) -> bool:
-    computed = services.recompute_standings(competition_id)
+
+@shared_task(
+    bind=True, name="scoring.tasks.recompute_standings", acks_late=True, ignore_result=True, **RETRY_ON_DATABASE_LOSS
+)
+def recompute_standings(self: Task, competition_id: int) -> bool:
+    # a retry, or a message redelivered because its worker died unacknowledged, may follow a run that took the claim
+    resumed = bool(self.request.retries or (self.request.delivery_info or {}).get("redelivered"))
+    computed = services.recompute_standings(competition_id, resumed=resumed)
     if computed:
         services.request_job("ratings", recompute_ratings)
         services.request_job(f"statistics:{competition_id}", recompute_statistics, competition_id)
     return computed
 
 
-@shared_task(name="scoring.tasks.recompute_ratings", acks_late=True, ignore_result=True)
+@shared_task(name="scoring.tasks.recompute_ratings", acks_late=True, ignore_result=True, **RETRY_ON_DATABASE_LOSS)
 def recompute_ratings() -> int:
     if not services.claim_job("ratings"):
         return 0
@@ -28,7 +52,7 @@ def recompute_ratings() -> int:
     return rated
 
 
-@shared_task(name="scoring.tasks.recompute_statistics", acks_late=True, ignore_result=True)
+@shared_task(name="scoring.tasks.recompute_statistics", acks_late=True, ignore_result=True, **RETRY_ON_DATABASE_LOSS)
 def recompute_statistics(competition_id: int) -> int:
     key = f"statistics:{competition_id}"
     if not services.claim_job(key):
@@ -38,6 +62,6 @@ def recompute_statistics(competition_id: int) -> int:
     return players
 
 
-@shared_task(name="scoring.tasks.reconcile_standings", ignore_result=True)
+@shared_task(name="scoring.tasks.reconcile_standings", ignore_result=True)  # periodic: beat runs it again
 def reconcile_standings() -> list[int]:
     return services.reconcile_standings()

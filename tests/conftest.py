@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django.core.cache import cache
 from django.utils import translation
 
 from config.celery import app as celery_app
@@ -31,3 +32,10 @@ def _default_language() -> Iterator[None]:
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> Iterator[None]:
+    """Rate limits (the token endpoint's) count in the cache: each test starts with a clean count."""
+    cache.clear()
+    yield

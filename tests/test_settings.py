@@ -31,6 +31,20 @@ CONTROLLED = (
     "STANDINGS_COALESCE_SECONDS",
     "STANDINGS_STALE_QUEUE_SECONDS",
     "STANDINGS_RECONCILE_SECONDS",
+    "SECURE_PROXY_SSL_HEADER",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "SECURE_COOKIES",
+    "CSRF_TRUSTED_ORIGINS",
+    "SECURE_REFERRER_POLICY",
+    "SECURE_CROSS_ORIGIN_OPENER_POLICY",
+    "CSP_REPORT_URI",
+    "LOGIN_FAILURE_LIMIT",
+    "LOGIN_COOLOFF_MINUTES",
+    "TABLE_CODE_FAILURE_LIMIT",
+    "API_TOKEN_RATE",
 )
 
 REPORT = """
@@ -48,10 +62,18 @@ print(json.dumps({
     "debug": settings.DEBUG,
     "allowed_hosts": settings.ALLOWED_HOSTS,
     "coalesce": settings.STANDINGS_COALESCE_SECONDS,
+    "ssl_redirect": settings.SECURE_SSL_REDIRECT,
+    "proxy_ssl_header": settings.SECURE_PROXY_SSL_HEADER,
+    "hsts": [settings.SECURE_HSTS_SECONDS, settings.SECURE_HSTS_INCLUDE_SUBDOMAINS, settings.SECURE_HSTS_PRELOAD],
+    "secure_cookies": [settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE],
+    "http_only_cookies": [settings.SESSION_COOKIE_HTTPONLY, settings.CSRF_COOKIE_HTTPONLY],
+    "referrer_policy": settings.SECURE_REFERRER_POLICY,
+    "login": [settings.AXES_FAILURE_LIMIT, settings.AXES_COOLOFF_TIME.total_seconds()],
+    "csp_report_uri": settings.CONTENT_SECURITY_POLICY["DIRECTIVES"].get("report-uri"),
 }))
 """
 
-LONG_SECRET = "k" * 50
+LONG_SECRET = "k3y-0f-fifty-characters-or-more-with-variety-" + "x" * 10
 
 
 def run_settings(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -99,6 +121,41 @@ def test_production_settings_load_when_secret_key_and_allowed_hosts_are_given(tm
     assert report["allowed_hosts"] == ["wiezen.example.org", "localhost"]
 
 
+def test_development_is_plain_http_without_hsts_and_production_is_strict(tmp_path: Path) -> None:
+    development = loaded(tmp_path)
+    assert development["ssl_redirect"] is False and development["hsts"][0] == 0
+    assert development["secure_cookies"] == [False, False]
+    production = loaded(tmp_path, DEBUG="false", SECRET_KEY=LONG_SECRET, ALLOWED_HOSTS="wiezen.example.org")
+    assert production["ssl_redirect"] is True
+    assert production["hsts"] == [31_536_000, True, True]
+    assert production["secure_cookies"] == [True, True]
+    for report in (development, production):
+        assert report["http_only_cookies"] == [True, True]
+        assert report["referrer_policy"] == "same-origin"
+        assert report["login"] == [5, 900]
+        assert report["proxy_ssl_header"] is None  # trusted only when a proxy is configured
+
+
+def test_the_security_settings_follow_the_environment(tmp_path: Path) -> None:
+    report = loaded(
+        tmp_path,
+        DEBUG="false",
+        SECRET_KEY=LONG_SECRET,
+        ALLOWED_HOSTS="wiezen.example.org",
+        SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto: https",
+        SECURE_HSTS_SECONDS="63072000",
+        SECURE_REFERRER_POLICY="strict-origin-when-cross-origin",
+        LOGIN_FAILURE_LIMIT="3",
+        LOGIN_COOLOFF_MINUTES="60",
+        CSP_REPORT_URI="https://reports.example.org/csp",
+    )
+    assert report["proxy_ssl_header"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+    assert report["hsts"][0] == 63_072_000
+    assert report["referrer_policy"] == "strict-origin-when-cross-origin"
+    assert report["login"] == [3, 3600]
+    assert report["csp_report_uri"] == "https://reports.example.org/csp"
+
+
 def test_a_zero_coalesce_delay_is_accepted(tmp_path: Path) -> None:
     assert loaded(tmp_path, STANDINGS_COALESCE_SECONDS="0")["coalesce"] == 0
 
@@ -120,6 +177,30 @@ def test_a_zero_coalesce_delay_is_accepted(tmp_path: Path) -> None:
         pytest.param({"DEBUG": "false", "SECRET_KEY": LONG_SECRET}, "ALLOWED_HOSTS", id="production-no-hosts"),
         pytest.param({"STANDINGS_COALESCE_SECONDS": "-1"}, "STANDINGS_COALESCE_SECONDS", id="coalesce-negative"),
         pytest.param({"STANDINGS_COALESCE_SECONDS": "abc"}, "STANDINGS_COALESCE_SECONDS", id="coalesce-not-a-number"),
+        pytest.param(
+            {"DEBUG": "false", "SECRET_KEY": "k" * 60, "ALLOWED_HOSTS": "example.org"},
+            "SECRET_KEY",
+            id="production-secret-of-one-character",
+        ),
+        pytest.param(
+            {"DEBUG": "false", "SECRET_KEY": "django-insecure-" + LONG_SECRET, "ALLOWED_HOSTS": "example.org"},
+            "SECRET_KEY",
+            id="production-django-insecure-secret",
+        ),
+        pytest.param({"SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto"}, "SECURE_PROXY_SSL_HEADER", id="proxy-no-value"),
+        pytest.param({"SECURE_PROXY_SSL_HEADER": "X Proto: https"}, "SECURE_PROXY_SSL_HEADER", id="proxy-bad-name"),
+        pytest.param({"SECURE_SSL_REDIRECT": "sometimes"}, "SECURE_SSL_REDIRECT", id="ssl-redirect-not-a-boolean"),
+        pytest.param({"SECURE_HSTS_SECONDS": "3600"}, "SECURE_HSTS_SECONDS", id="hsts-preload-under-a-year"),
+        pytest.param({"SECURE_HSTS_SECONDS": "-1"}, "SECURE_HSTS_SECONDS", id="hsts-negative"),
+        pytest.param({"SECURE_REFERRER_POLICY": "everyone"}, "SECURE_REFERRER_POLICY", id="referrer-policy-unknown"),
+        pytest.param(
+            {"SECURE_CROSS_ORIGIN_OPENER_POLICY": "open"}, "SECURE_CROSS_ORIGIN_OPENER_POLICY", id="coop-unknown"
+        ),
+        pytest.param({"CSRF_TRUSTED_ORIGINS": "example.org"}, "CSRF_TRUSTED_ORIGINS", id="csrf-origin-no-scheme"),
+        pytest.param({"LOGIN_FAILURE_LIMIT": "0"}, "LOGIN_FAILURE_LIMIT", id="login-limit-zero"),
+        pytest.param({"LOGIN_COOLOFF_MINUTES": "soon"}, "LOGIN_COOLOFF_MINUTES", id="cooloff-not-a-number"),
+        pytest.param({"TABLE_CODE_FAILURE_LIMIT": "0"}, "TABLE_CODE_FAILURE_LIMIT", id="table-code-limit-zero"),
+        pytest.param({"API_TOKEN_RATE": "lots"}, "API_TOKEN_RATE", id="token-rate-malformed"),
     ],
 )
 def test_a_bad_value_stops_the_process_with_improperly_configured(

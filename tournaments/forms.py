@@ -37,6 +37,8 @@ class DealLineForm(forms.Form):
     trump = forms.ChoiceField(label=_("Trump"), choices=TRUMP_CHOICES, required=False)
     offender = forms.TypedChoiceField(label=_("Offender (penalty)"), coerce=int, required=False, empty_value=None)
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
+    # The version of the deal the form was opened on (0: a new deal): a save over someone else's is refused.
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0, max_value=2**31 - 1)
 
     def __init__(self, *args: Any, seats: list[Seat], ladder: tuple[str, ...], **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -100,6 +102,8 @@ class ZwickenLineForm(forms.Form):
         label=_("Failed a duty (trump ace, Belli)"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
     )
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
+    # The version of the deal the form was opened on (0: a new deal): a save over someone else's is refused.
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0, max_value=2**31 - 1)
 
     def __init__(self, *args: Any, seats: list[Seat], ladder: tuple[str, ...] = (), **kwargs: Any):
         super().__init__(*args, **kwargs)

@@ -11,6 +11,7 @@ from django.db.models import Prefetch, QuerySet
 from games import sitting_out
 from scoring.models import Rating, Standing, StandingsState, Statistics
 from tournaments.models import Club, Competition, DealEntry, Player, Round, ScoreSheet, Seat, SeatResult, Table
+from tournaments.services.privacy import public_name, shown_name
 
 
 def public_competitions() -> QuerySet[Competition]:
@@ -77,6 +78,36 @@ def sheet_seats(sheet: ScoreSheet) -> list[Seat]:
 
 
 @dataclass(frozen=True)
+class ShownPlayer:
+    """A player as one page may name them (``tournaments.services.privacy``): no other personal field."""
+
+    pk: int
+    name: str  # the full name for those who run the competition, the public name for everyone else
+    short: str  # for narrow columns
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+
+@dataclass(frozen=True)
+class ShownSeat:
+    position: int
+    player: ShownPlayer
+
+
+def shown_seats(sheet: ScoreSheet, *, full_names: bool) -> list[ShownSeat]:
+    """The sheet's seats in order, each player named as this viewer may see them (also what the entry form lists)."""
+    return [
+        ShownSeat(
+            seat.position,
+            ShownPlayer(seat.player_id, shown_name(seat.player, full_names), public_name(seat.player)),
+        )
+        for seat in sheet_seats(sheet)
+    ]
+
+
+@dataclass(frozen=True)
 class PlayerPage:
     player: Player
     rating: Rating | None
@@ -109,8 +140,11 @@ def _polyline(values: list[float], width: int = 300, height: int = 80) -> str:
     return " ".join(f"{i * step:.1f},{height - (v - low) / span * height:.1f}" for i, v in enumerate(values))
 
 
-def season_rows(competition: Competition) -> tuple[list[int], list[SeasonTableRow]]:
-    """The league table: points per evening, total, rank and movement since the previous evening."""
+def season_rows(competition: Competition, *, full_names: bool = False) -> tuple[list[int], list[SeasonTableRow]]:
+    """The league table: points per evening, total, rank and movement since the previous evening.
+
+    Players are named as ``tournaments.services.privacy`` allows: full names only with ``full_names``.
+    """
     from scoring.methods import MethodOptions
     from scoring.ranking import LeagueOptions, season_table
     from scoring.selectors import competition_penalty_records, competition_sessions
@@ -126,12 +160,12 @@ def season_rows(competition: Competition) -> tuple[list[int], list[SeasonTableRo
         competition.tie_breaks or (),
         method_options,
     )
-    names = dict(Player.objects.filter(pk__in=[r.player_id for r in rows]).values_list("pk", "first_name"))
-    full = {p.pk: p.name for p in Player.objects.filter(pk__in=names)}
+    players = Player.objects.in_bulk([r.player_id for r in rows])
+    names = {pk: shown_name(player, full_names) for pk, player in players.items()}
     evenings = sorted({e for r in rows for e in r.per_evening})
     return evenings, [
         SeasonTableRow(
-            r.rank, full.get(r.player_id, "?"), [r.per_evening.get(e) for e in evenings], r.total, r.movement
+            r.rank, names.get(r.player_id, "?"), [r.per_evening.get(e) for e in evenings], r.total, r.movement
         )
         for r in rows
     ]

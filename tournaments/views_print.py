@@ -27,6 +27,7 @@ from games.rulesets import AfterPass, Game, Rotation, RuleSet
 from games.sessions import sitting_out
 from tournaments.models import Round, Seat, Table
 from tournaments.permissions import can_manage_competition, visible_competitions
+from tournaments.services.privacy import public_name, shown_name
 
 ZWICKEN_ROWS = 24
 PARTS = ("cards", "sheets")
@@ -108,11 +109,9 @@ def rotation_step(rules: RuleSet) -> int:
     return -1 if rules.rotation is Rotation.COUNTER_CLOCKWISE else 1
 
 
-def _short_name(first: str, last: str) -> str:
-    return f"{first} {last[:1]}." if last else first
-
-
-def print_round(round_: Round, tables: list[Table]) -> PrintRound:
+def print_round(round_: Round, tables: list[Table], *, full_names: bool = True) -> PrintRound:
+    """What to print; players by their full names for those who run the competition (``full_names``), otherwise
+    by their public names (``tournaments.services.privacy``)."""
     competition = round_.competition
     rules = competition.rule_set.engine_rules()
     is_zwicken = rules.game is Game.ZWICKEN
@@ -121,7 +120,7 @@ def print_round(round_: Round, tables: list[Table]) -> PrintRound:
     printed = []
     for table in tables:
         seats = [
-            PrintSeat(s.position, s.player_id, s.player.name, _short_name(s.player.first_name, s.player.last_name))
+            PrintSeat(s.position, s.player_id, shown_name(s.player, full_names), public_name(s.player))
             for s in table.seats.all()
         ]
         size = len(seats)
@@ -174,13 +173,14 @@ def round_print(request: HttpRequest, slug: str, round_number: int) -> HttpRespo
     round_ = printable_round(slug, round_number)
     if not may_print(request.user, round_):
         raise Http404
+    full_names = can_manage_competition(request.user, round_.competition)
     only = request.GET.get("only")
     parts = (only,) if only in PARTS else PARTS
     return render(
         request,
         "print/round.html",
         {
-            "page": print_round(round_, round_tables(round_)),
+            "page": print_round(round_, round_tables(round_), full_names=full_names),
             "competition": round_.competition,
             "show_cards": "cards" in parts,
             "show_sheets": "sheets" in parts,

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db.models import Sum
+from django.http import HttpRequest
 from django.test import Client
 
 from scoring.models import Standing
@@ -93,7 +94,7 @@ def test_the_demo_organiser_logs_in_and_administers_the_club(client: Client) -> 
     load_demo()
 
     competition = the_competition()
-    assert client.login(username="organiser", password="wiezen-demo")
+    assert client.login(request=HttpRequest(), username="organiser", password="wiezen-demo")  # axes needs a request
     user = get_user_model().objects.get(username="organiser")
     assert not user.is_superuser  # allowed as the club's administrator, not as a superuser
     assert Membership.objects.filter(club=competition.club, player__user=user, is_admin=True).exists()

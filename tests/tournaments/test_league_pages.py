@@ -12,6 +12,7 @@ from scoring.models import Standing
 from tests.factories import seated_competition
 from tournaments.models import ScoreSheet
 from tournaments.services.entry import record_deal
+from tournaments.services.privacy import public_name
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +50,8 @@ def test_the_season_table_and_player_page_show_evenings_and_history(
     assert "Ev. 1" in season and "Ev. 2" in season
     winner = first.table.seats.get(position=2).player
     page = client.get(f"/players/{winner.pk}/").content.decode()
-    assert winner.name in page and "<polyline" in page  # two rounds rated: a line
+    assert public_name(winner) in page and "<polyline" in page  # two rounds rated: a line
+    assert winner.last_name not in page  # the public sees "First L.", not the full name
     assert "alleen" in page  # contract statistics
 
 

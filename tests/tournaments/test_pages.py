@@ -25,6 +25,7 @@ from tests.roles import Roles, make_roles
 from tournaments.models import Competition, DealEntry, Penalty, ScoreSheet
 from tournaments.services.competitions import register_players
 from tournaments.services.entry import record_deal
+from tournaments.services.privacy import public_name
 from tournaments.services.rounds import create_round, publish_round
 
 pytestmark = pytest.mark.django_db
@@ -130,7 +131,8 @@ def sheet_url(sheet: ScoreSheet, name: str = "sheet") -> str:
 
 
 def names_by_seat(sheet: ScoreSheet) -> list[str]:
-    return [seat.player.name for seat in sheet.table.seats.order_by("position")]
+    """The players as the public sees them ("Player3 L."): full names are for those who run the competition."""
+    return [public_name(seat.player) for seat in sheet.table.seats.order_by("position")]
 
 
 ALLEEN_6 = {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [2], "tricks": 6}  # 9 / -3 -3 -3
@@ -226,7 +228,7 @@ def test_the_competition_page_shows_each_rounds_tables_with_their_players_and_sh
 
 
 def seat_columns(doc: Element) -> list[tuple[int, str]]:
-    """The sheet's seat columns in order: (seat shown, player named) — a short label, the full name as its title."""
+    """The sheet's seat columns in order: (seat shown, player named) — a short label, the name as its title."""
     headers = doc.find("table", class_="sheet").find("thead").find_all("th")
     seats = [th for th in headers if re.match(r"\d+:", th.text())]
     return [

@@ -85,6 +85,8 @@ class ApiSchema(AutoSchema):
             codes.append("404")
         if self.method == "POST" and _idempotent(self.view):
             codes += ["409", "422"]
+        if getattr(self.view, "throttle_scope", None):
+            codes.append("429")  # too many requests from this address
         return codes
 
     def _detail(self) -> dict[str, Any]:

@@ -1,9 +1,16 @@
 from django.urls import include, path, re_path
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.routers import DefaultRouter
+from rest_framework.throttling import ScopedRateThrottle
 
 from tournaments.api import views_history, views_results, views_rounds, views_setup
 from tournaments.api.errors import ApiSchema, not_found
+
+
+class TokenView(ObtainAuthToken):
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "token"
+
 
 router = DefaultRouter()
 router.register("clubs", views_setup.ClubViewSet, basename="club")
@@ -23,7 +30,12 @@ urlpatterns = [
         name="sheet-line-restore",
     ),
     path("", include(router.urls)),
-    path("token/", ObtainAuthToken.as_view(schema=ApiSchema()), name="api-token"),
+    # token requests share a per-address rate (API_TOKEN_RATE) besides the per-user lockout of django-axes
+    path(
+        "token/",
+        TokenView.as_view(schema=ApiSchema()),
+        name="api-token",
+    ),
     # anything else under the API (ending in a slash, so APPEND_SLASH still redirects): a JSON 404
     re_path(r"^(?:.*/)?$", not_found),
 ]

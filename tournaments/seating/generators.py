@@ -234,7 +234,11 @@ class SwissSeating(Generator):
                 table[k] = q
         tables = gather_groups(ledger, tables)
         home = {p: ti for ti, table in enumerate(tables) for p in table}
-        return self._checked(ledger, improve(ledger, tables, rng, home=home), request)
+        tables = improve(ledger, tables, rng, home=home)
+        if constraint_problems(_to_players(ledger, tables), request):
+            # one swap at a time near home cannot keep every wish: search freely, rank distance still weighs
+            tables = MixerSeating().search(ledger, rng)
+        return self._checked(ledger, tables, request)
 
 
 class ScheduleSeating(Generator):

@@ -1,0 +1,346 @@
+"""Who may open what: every page of the site against every role, one test id per cell.
+
+The roles (columns of ``EXPECTED``), as in the API's matrix (``tests/api/test_permission_matrix.py``):
+
+- ``anonymous``: nobody logged in (the public);
+- ``outsider``: logged in, no tie to the club or the competition;
+- ``player``: a member of the organising club, not an administrator, with a linked ``Player``;
+- ``captain``: nobody logged in, but this session opened table 1's entry page with the sheet's table code;
+- ``organiser``: listed in ``Competition.organisers`` (of both competitions), not a club administrator;
+- ``other_admin``: administrator of another club;
+- ``club_admin``: administrator of the competitions' club (staff, so the admin lets them in);
+- ``superuser``.
+
+The world: a public tournament (round 1 in play, tables 1 and 2; round 2 a draft seating) and a competition of
+the same club that is not public. A row names one request (``PAGES``); ``test_every_page_route_has_a_row`` fails
+when ``tournaments/urls.py`` or ``config/urls.py`` gains a route without one, so a new page must say who sees it.
+The API under ``/api/v1/`` has its own matrix; the admin's own pages are the admin's permissions
+(``tests/tournaments/test_admin_scope.py``), its index and login are here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.test import Client, RequestFactory
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, seated_competition
+from tests.roles import make_roles
+from tournaments.models import Competition, DealEntry, Player, Round, ScoreSheet
+from tournaments.services.entry import record_deal
+from tournaments.services.rounds import create_round
+from tournaments.views import table_code_failures_key
+
+pytestmark = pytest.mark.django_db
+
+OTHER_IP = "10.1.2.3"
+ROLES = ("anonymous", "outsider", "player", "captain", "organiser", "other_admin", "club_admin", "superuser")
+DEAL_1 = {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [2], "tricks": 6}
+DEAL_1_FORM = {"deal": 1, "dealer": 0, "contract": "pass", "idempotency_key": "matrix-1"}
+DEAL_2_FORM = {"deal": 2, "dealer": 1, "contract": "pass", "idempotency_key": "matrix-2"}
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _no_earlier_wrong_codes() -> Iterator[None]:
+    """Wrong table codes are counted per address in the cache: each test starts, and leaves, with none."""
+    keys = [table_code_failures_key(RequestFactory().get("/", REMOTE_ADDR=ip)) for ip in ("127.0.0.1", OTHER_IP)]
+    cache.delete_many(keys)
+    yield
+    cache.delete_many(keys)
+
+
+@dataclass
+class World:
+    competition: Competition  # public; round 1 in play (deal 1 of table 1 entered), round 2 a draft
+    hidden: Competition  # is_public=False, same club, same organiser; round 1 published
+    sheet: ScoreSheet  # round 1, table 1: the captain's
+    other_sheet: ScoreSheet  # round 1, table 2
+    draft_sheet: ScoreSheet  # round 2 (draft), table 1
+    hidden_sheet: ScoreSheet
+    registered: Player  # plays in the competition
+    users: dict[str, Any]
+
+
+@pytest.fixture
+def world() -> World:
+    club = ClubFactory()
+    competition = seated_competition(players=8, club=club)
+    hidden = seated_competition(players=4, club=club, is_public=False)
+    roles = make_roles(competition)
+    organiser = UserFactory(username="director")
+    competition.organisers.add(organiser)
+    hidden.organisers.add(organiser)
+    other_admin = UserFactory(username="otheradmin")
+    MembershipFactory(club=ClubFactory(), player=PlayerFactory(user=other_admin), is_admin=True)
+    sheet, other_sheet = ScoreSheet.objects.filter(table__round__competition=competition).order_by("table__number")
+    record_deal(sheet, DEAL_1, by=roles.club_admin)
+    draft = create_round(competition)
+    assert draft.status == Round.Status.DRAFT
+    return World(
+        competition=competition,
+        hidden=hidden,
+        sheet=sheet,
+        other_sheet=other_sheet,
+        draft_sheet=ScoreSheet.objects.get(table__round=draft, table__number=1),
+        hidden_sheet=ScoreSheet.objects.get(table__round__competition=hidden),
+        registered=competition.players.order_by("pk").first(),
+        users={
+            "outsider": roles.outsider,
+            "player": roles.player,
+            "organiser": organiser,
+            "other_admin": other_admin,
+            "club_admin": roles.club_admin,
+            "superuser": roles.organiser,  # make_roles' "organiser" is the federation's superuser
+        },
+    )
+
+
+def sheet_path(sheet: ScoreSheet, name: str = "sheet") -> str:
+    table = sheet.table
+    return reverse(name, args=[table.round.competition.slug, table.round.number, table.number])
+
+
+def client_for(world: World, role: str) -> Client:
+    client = Client()
+    if role == "captain":
+        opened = client.get(sheet_path(world.sheet, "sheet-entry"), {"code": world.sheet.captain_code})
+        assert opened.status_code == 302
+    elif role != "anonymous":
+        client.force_login(world.users[role])
+    return client
+
+
+# -- the requests ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Page:
+    route: str  # the URL pattern's name ("admin:index" for the admin's)
+    url: Callable[[World], str]
+    method: str = "get"
+    data: Callable[[World], dict[str, Any]] | None = None
+
+
+def _print(competition: Callable[[World], Competition], number: int = 1) -> Callable[[World], str]:
+    return lambda w: reverse("round-print", args=[competition(w).slug, number])
+
+
+PAGES: dict[str, Page] = {
+    # tournaments/urls.py
+    "home": Page("home", lambda w: reverse("home")),
+    "competition": Page("competition", lambda w: reverse("competition", args=[w.competition.slug])),
+    "competition-hidden": Page("competition", lambda w: reverse("competition", args=[w.hidden.slug])),
+    "competition-unknown": Page("competition", lambda w: reverse("competition", args=["no-such-competition"])),
+    "season": Page("season", lambda w: reverse("season", args=[w.competition.slug])),
+    "season-hidden": Page("season", lambda w: reverse("season", args=[w.hidden.slug])),
+    "player": Page("player", lambda w: reverse("player", args=[w.registered.pk])),
+    "player-unknown": Page("player", lambda w: reverse("player", args=[999999])),
+    "round-print": Page("round-print", _print(lambda w: w.competition)),
+    "round-print-draft": Page("round-print", _print(lambda w: w.competition, 2)),
+    "round-print-hidden": Page("round-print", _print(lambda w: w.hidden)),
+    "sheet": Page("sheet", lambda w: sheet_path(w.sheet)),
+    "sheet-draft": Page("sheet", lambda w: sheet_path(w.draft_sheet)),
+    "sheet-hidden": Page("sheet", lambda w: sheet_path(w.hidden_sheet)),
+    "sheet-entry": Page("sheet-entry", lambda w: sheet_path(w.sheet, "sheet-entry")),
+    "sheet-entry-post": Page(
+        "sheet-entry", lambda w: sheet_path(w.sheet, "sheet-entry"), "post", lambda w: DEAL_2_FORM
+    ),
+    "sheet-entry-other-table": Page("sheet-entry", lambda w: sheet_path(w.other_sheet, "sheet-entry")),
+    "sheet-entry-other-table-post": Page(
+        "sheet-entry", lambda w: sheet_path(w.other_sheet, "sheet-entry"), "post", lambda w: DEAL_1_FORM
+    ),
+    "sheet-entry-draft": Page("sheet-entry", lambda w: sheet_path(w.draft_sheet, "sheet-entry")),
+    "sheet-entry-hidden": Page("sheet-entry", lambda w: sheet_path(w.hidden_sheet, "sheet-entry")),
+    "sheet-entry-with-the-code": Page(
+        "sheet-entry", lambda w: f"{sheet_path(w.sheet, 'sheet-entry')}?code={w.sheet.captain_code}"
+    ),
+    "sheet-entry-with-a-wrong-code": Page("sheet-entry", lambda w: f"{sheet_path(w.sheet, 'sheet-entry')}?code=0"),
+    # config/urls.py
+    "admin-index": Page("admin:index", lambda w: reverse("admin:index")),
+    "admin-login": Page("admin:login", lambda w: reverse("admin:login")),
+    "login": Page("login", lambda w: reverse("login")),
+    "logout": Page("logout", lambda w: reverse("logout"), "post"),
+    "password-change": Page("password_change", lambda w: reverse("password_change")),
+    "password-change-done": Page("password_change_done", lambda w: reverse("password_change_done")),
+    "set-language": Page("set_language", lambda w: reverse("set_language"), "post", lambda w: {"language": "nl"}),
+    "api-schema": Page("api-schema", lambda w: reverse("api-schema")),
+    "api-docs": Page("api-docs", lambda w: reverse("api-docs")),
+}
+
+# -- the expectations -----------------------------------------------------------------------------------------------
+
+OK = "ok"  # 200
+LOG = "login"  # 302 to the login page, coming back here afterwards
+ADM = "admin login"  # 302 to the admin's login page
+IDX = "admin index"  # 302 to the admin's index: already logged in as staff
+NO = "forbidden"  # 403
+HID = "hidden"  # 404
+GO = "redirect"  # 302 somewhere else: done (a logout, a language, a saved line, a code remembered)
+
+EVERYONE = (OK, OK, OK, OK, OK, OK, OK, OK)
+MANAGERS = (HID, HID, HID, HID, OK, HID, OK, OK)  # the competition's organiser, its club's admins, superusers
+NOBODY = (HID, HID, HID, HID, HID, HID, HID, HID)
+# fmt: off
+EXPECTED: dict[str, tuple[str, ...]] = {
+    #                                 anonymous outsider player captain organiser other_admin club_admin superuser
+    "home":                           EVERYONE,
+    "competition":                    EVERYONE,
+    "competition-hidden":             MANAGERS,
+    "competition-unknown":            NOBODY,
+    "season":                         EVERYONE,
+    "season-hidden":                  MANAGERS,
+    "player":                         EVERYONE,
+    "player-unknown":                 NOBODY,
+    "round-print":                    EVERYONE,
+    "round-print-draft":              MANAGERS,
+    "round-print-hidden":             MANAGERS,
+    "sheet":                          EVERYONE,
+    "sheet-draft":                    MANAGERS,
+    "sheet-hidden":                   MANAGERS,
+    "sheet-entry":                    (LOG,     NO,      NO,    OK,     OK,       NO,         OK,        OK),
+    "sheet-entry-post":               (LOG,     NO,      NO,    GO,     GO,       NO,         GO,        GO),
+    "sheet-entry-other-table":        (LOG,     NO,      NO,    LOG,    OK,       NO,         OK,        OK),
+    "sheet-entry-other-table-post":   (LOG,     NO,      NO,    LOG,    GO,       NO,         GO,        GO),
+    "sheet-entry-draft":              (LOG,     HID,     HID,   LOG,    OK,       HID,        OK,        OK),
+    "sheet-entry-hidden":             (LOG,     HID,     HID,   LOG,    OK,       HID,        OK,        OK),
+    "sheet-entry-with-the-code":      (GO,      GO,      GO,    GO,     GO,       GO,         GO,        GO),
+    "sheet-entry-with-a-wrong-code":  (NO,      NO,      NO,    NO,     NO,       NO,         NO,        NO),
+    "admin-index":                    (ADM,     ADM,     ADM,   ADM,    ADM,      ADM,        OK,        OK),
+    "admin-login":                    (OK,      OK,      OK,    OK,     OK,       OK,         IDX,       IDX),
+    "login":                          EVERYONE,
+    "logout":                         (GO,      GO,      GO,    GO,     GO,       GO,         GO,        GO),
+    "password-change":                (LOG,     OK,      OK,    LOG,    OK,       OK,         OK,        OK),
+    "password-change-done":           (LOG,     OK,      OK,    LOG,    OK,       OK,         OK,        OK),
+    "set-language":                   (GO,      GO,      GO,    GO,     GO,       GO,         GO,        GO),
+    "api-schema":                     EVERYONE,
+    "api-docs":                       EVERYONE,
+}
+# fmt: on
+
+CELLS = [(name, role, outcome) for name, row in EXPECTED.items() for role, outcome in zip(ROLES, row, strict=True)]
+
+
+def request(client: Client, world: World, page: Page) -> Any:
+    data = page.data(world) if page.data else {}
+    return getattr(client, page.method)(page.url(world), data)
+
+
+def check(response: Any, outcome: str, url: str) -> str | None:
+    """Why ``response`` is not ``outcome``, or None when it is."""
+    status, location = response.status_code, response.get("Location", "")
+    login = reverse(settings.LOGIN_URL)
+    admin_login = reverse("admin:login")
+    expected: dict[str, Callable[[], bool]] = {
+        OK: lambda: status == 200,
+        NO: lambda: status == 403,
+        HID: lambda: status == 404,
+        LOG: lambda: status == 302 and location.startswith(login) and f"next={url.split('?')[0]}" in location,
+        ADM: lambda: status == 302 and location.startswith(admin_login),
+        IDX: lambda: status == 302 and location == reverse("admin:index"),
+        GO: lambda: status == 302 and not location.startswith((login, admin_login)),
+    }
+    return None if expected[outcome]() else f"expected {outcome}, got {status} {location}"
+
+
+@pytest.mark.parametrize(("name", "role", "outcome"), CELLS, ids=[f"{n}-{r}" for n, r, _ in CELLS])
+def test_each_role_gets_exactly_the_page_access_the_matrix_gives_it(
+    world: World, name: str, role: str, outcome: str
+) -> None:
+    page = PAGES[name]
+    url = page.url(world)
+    problem = check(request(client_for(world, role), world, page), outcome, url)
+    assert problem is None, f"{page.method.upper()} {url} as {role}: {problem}"
+
+
+def test_every_row_has_a_request_and_every_request_a_row() -> None:
+    assert set(EXPECTED) == set(PAGES)
+
+
+# -- every route has a row ------------------------------------------------------------------------------------------
+
+COVERED_ELSEWHERE = (
+    "api/v1/",  # the API's own matrix: tests/api/test_permission_matrix.py
+    "admin/",  # the admin's permissions (test_admin_scope.py); its index and login have rows here
+)
+
+
+def routes(patterns: list[Any], prefix: str = "", namespace: str = "") -> list[tuple[str, str]]:
+    """Every (path, name) the URL configuration serves, with namespaced names ("admin:index")."""
+    found: list[tuple[str, str]] = []
+    for pattern in patterns:
+        path = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            found.extend(routes(pattern.url_patterns, path, inner))
+        elif isinstance(pattern, URLPattern):
+            found.append((path, f"{namespace}{pattern.name}" if pattern.name else ""))
+    return found
+
+
+def test_every_page_route_has_a_row() -> None:
+    served = routes(get_resolver().url_patterns)
+    pages = {(path, name) for path, name in served if not path.startswith(COVERED_ELSEWHERE)}
+    assert {name for _, name in pages} >= {"home", "sheet-entry", "login", "set_language"}  # the walk works
+    unnamed = {path for path, name in pages if not name}
+    assert unnamed == set(), "routes without a name cannot be given a row"
+    rows = {page.route for page in PAGES.values()}
+    assert {name for _, name in pages} - rows == set(), "page routes without a permission row"
+    assert {"admin:index", "admin:login"} <= rows
+    assert rows - {name for _, name in served} == set(), "rows for routes that do not exist"
+
+
+# -- what the captain's code does, beyond the matrix ----------------------------------------------------------------
+
+
+def test_the_captains_line_is_stored_with_no_account_and_the_code_leaves_the_address(world: World) -> None:
+    client = Client()
+    url = sheet_path(world.sheet, "sheet-entry")
+    opened = client.get(url, {"code": world.sheet.captain_code})
+    assert opened["Location"] == url  # the code is not kept in the address (history, referrers, logs)
+
+    assert client.post(url, DEAL_2_FORM).status_code == 302
+
+    stored = DealEntry.objects.get(sheet=world.sheet, deal_number=2)
+    assert stored.created_by is None and stored.points == [0, 0, 0, 0]
+
+
+def test_a_new_table_code_shuts_out_the_session_that_held_the_old_one(world: World) -> None:
+    client = client_for(world, "captain")
+    url = sheet_path(world.sheet, "sheet-entry")
+    assert client.get(url).status_code == 200
+
+    ScoreSheet.objects.filter(pk=world.sheet.pk).update(captain_code="fresh-code")
+
+    assert client.get(url).status_code == 302  # to the login page
+
+
+def test_the_captain_of_a_table_of_a_hidden_competition_enters_it_with_the_code(world: World) -> None:
+    client = Client()
+    url = sheet_path(world.hidden_sheet, "sheet-entry")
+    assert client.get(url, {"code": world.hidden_sheet.captain_code}).status_code == 302
+    assert client.get(url).status_code == 200
+    assert client.get(sheet_path(world.hidden_sheet)).status_code == 404  # the rest stays hidden
+
+
+def test_wrong_table_codes_from_one_address_are_refused_for_a_while(world: World, settings: Any) -> None:
+    settings.TABLE_CODE_FAILURE_LIMIT = 3
+    client = Client()
+    url = sheet_path(world.sheet, "sheet-entry")
+    for attempt in range(3):
+        assert client.get(url, {"code": f"wrong-{attempt}"}).status_code == 403
+    refused = client.get(url, {"code": world.sheet.captain_code})  # even the right one, until the cool-off ends
+    assert refused.status_code == 429
+    assert "table codes" in refused.content.decode()
+    other_address = Client(REMOTE_ADDR=OTHER_IP)
+    assert other_address.get(url, {"code": world.sheet.captain_code}).status_code == 302
