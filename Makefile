@@ -27,6 +27,11 @@ test: lint
 bench: install
 	$(BIN)/python bench/engine.py
 
+# Issue 9: 100 tables enter their sheets at once through the API (needs PostgreSQL and Redis; about 2 minutes).
+.PHONY: bench-load
+bench-load: install
+	$(BIN)/python bench/load.py
+
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache .hypothesis
 

@@ -15,11 +15,12 @@ service's own ``atomic`` becomes a savepoint; its ``on_commit`` waits for ours).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.renderers import JSONRenderer
@@ -119,7 +120,8 @@ class IdempotentMixin:
             return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
         except BaseException:
             if self._claimed is not None:  # a crash: release the key, or every retry would get 409
-                release(self._claimed)
+                with contextlib.suppress(DatabaseError):  # the database is the crash: the original error tells
+                    release(self._claimed)
                 self._claimed = None
             raise
 
