@@ -148,16 +148,20 @@ class TableAdmin(ClubScopedAdmin):
                 seat_form.instance.round_id = form.instance.round_id
         before = _seating(form.instance)
         super().save_formset(request, form, formset, change)
-        after = _seating(form.instance)
-        if before != after:
-            audit.record(
-                AuditEvent.Action.CHANGE,
-                form.instance,
-                before=before,
-                after=after,
-                competition_id=form.instance.round.competition_id,
-                note="seats edited in the admin",
-            )
+        if before != _seating(form.instance):
+            _audit_seating(form.instance, before, "seats edited in the admin")
+
+
+def _audit_seating(table: Table, before: list[list[int]], note: str, *, created: bool = False) -> None:
+    """One audit row for a table's seats as the admin changed them: (position, player) before and after."""
+    audit.record(
+        AuditEvent.Action.CREATE if created else AuditEvent.Action.CHANGE,
+        table,
+        before=before,
+        after=_seating(table),
+        competition_id=table.round.competition_id,
+        note=note,
+    )
 
 
 def _seating(table: Table) -> list[list[int]]:
@@ -175,27 +179,13 @@ class SeatAdmin(ClubScopedAdmin):
         obj.round_id = obj.table.round_id
         before = _seating(obj.table)
         super().save_model(request, obj, form, change)
-        audit.record(
-            AuditEvent.Action.CHANGE if change else AuditEvent.Action.CREATE,
-            obj.table,
-            before=before,
-            after=_seating(obj.table),
-            competition_id=obj.table.round.competition_id,
-            note="seat edited in the admin",
-        )
+        _audit_seating(obj.table, before, "seat edited in the admin", created=not change)
 
     def delete_model(self, request: HttpRequest, obj: Seat) -> None:
         table = obj.table
         before = _seating(table)
         super().delete_model(request, obj)
-        audit.record(
-            AuditEvent.Action.CHANGE,
-            table,
-            before=before,
-            after=_seating(table),
-            competition_id=table.round.competition_id,
-            note="seat deleted in the admin",
-        )
+        _audit_seating(table, before, "seat deleted in the admin")
 
 
 @admin.register(AuditEvent)

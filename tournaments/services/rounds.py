@@ -231,9 +231,10 @@ def withdraw_player(competition: Competition, player_id: int, *, by: Any = None,
     )
     changed = []
     for round_ in competition.rounds.filter(status__in=[Status.DRAFT, Status.PUBLISHED]):
-        if player_id in _present(round_):
-            present = [p for p in _present(round_) if p != player_id]
-            changed.append(reseat_round(round_, players=present, by=by, reason=reason or "withdrawal"))
+        present = _present(round_)
+        if player_id in present:
+            others = [p for p in present if p != player_id]
+            changed.append(reseat_round(round_, players=others, by=by, reason=reason or "withdrawal"))
     return changed
 
 
