@@ -26,7 +26,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -63,10 +63,7 @@ def request_standings(competition_id: int) -> bool:
     from scoring.tasks import recompute_standings as task
 
     try:
-        StandingsState.objects.get_or_create(competition_id=competition_id)
-        claimed = StandingsState.objects.filter(competition_id=competition_id, queued=False).update(
-            queued=True, queued_at=timezone.now()
-        )
+        claimed = _claim_standings_request(competition_id)
     except DatabaseError:
         if transaction.get_connection().in_atomic_block:
             raise  # the caller's transaction is broken: it must know
@@ -86,6 +83,23 @@ def request_standings(competition_id: int) -> bool:
             log.exception("could not release the standings request of competition %s", competition_id)
         return False
     return True
+
+
+def _claim_standings_request(competition_id: int) -> bool:
+    """Mark the standings queued unless they are already: one statement, as every entry of a burst asks.
+
+    The row is created on the first request (PostgreSQL and SQLite 3.35+ both take this upsert).
+    """
+    table = connection.ops.quote_name(StandingsState._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (competition_id, queued, queued_at, computed_version, computations) "
+            "VALUES (%s, %s, %s, 0, 0) ON CONFLICT (competition_id) DO UPDATE "
+            f"SET queued = excluded.queued, queued_at = excluded.queued_at WHERE NOT {table}.queued "
+            "RETURNING competition_id",
+            [competition_id, True, connection.ops.adapt_datetimefield_value(timezone.now())],
+        )
+        return cursor.fetchone() is not None
 
 
 def recompute_standings(competition_id: int, *, claim: bool = True, resumed: bool = False) -> bool:
@@ -236,7 +250,7 @@ def request_job(key: str, task: Any, *args: Any) -> bool:
     if not JobState.objects.filter(key=key, queued=False).update(queued=True, queued_at=timezone.now()):
         return False
     try:
-        task.apply_async(args, countdown=settings.STANDINGS_COALESCE_SECONDS, retry_policy=_PUBLISH_RETRY)
+        task.apply_async(args, countdown=settings.ANALYTICS_COALESCE_SECONDS, retry_policy=_PUBLISH_RETRY)
     except Exception:  # broker down: the next request or the reconcile job will queue it again
         log.exception("could not queue job %s", key)
         JobState.objects.filter(key=key).update(queued=False, queued_at=None)

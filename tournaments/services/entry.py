@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F, Max, Q
 
 import games
 from games.errors import FieldError, InvalidLine, InvalidSheet
 from scoring.services import request_standings
-from tournaments.models import AuditEvent, Competition, DealEntry, ScoreSheet, SeatResult
+from tournaments.models import AuditEvent, Competition, DealEntry, ScoreSheet, Seat, SeatResult
 from tournaments.services import audit
 from tournaments.services.errors import EntryRejected, StaleVersion
 from tournaments.services.rounds import entry_refusal, note_entry
@@ -76,12 +76,16 @@ def record_deal(
 def _record(
     sheet_id: int, line: Any, by: Any, key: str | None, source: str, expected_version: int | None
 ) -> EntryResult:
+    # Only the sheet's row is locked: the lines of one sheet take turns, the tables of a round do not.
     sheet = (
-        ScoreSheet.objects.select_for_update().select_related("table__round__competition__rule_set").get(pk=sheet_id)
+        ScoreSheet.objects.select_for_update(of=("self",))
+        .select_related("table__round__competition__rule_set")
+        .get(pk=sheet_id)
     )
-    existing = _existing(sheet_id, key, line)
+    lines, existing = _current_lines(sheet, key, line)
     if existing is not None:
         return EntryResult(existing, created=False)
+    # A competition closed meanwhile is refused by the database's trigger on the insert below.
     if sheet.table.round.competition.closed_at is not None:
         raise EntryRejected([FieldError("season_closed", "", "this competition is closed: it takes no more lines")])
     refusal = entry_refusal(sheet.table.round.status)
@@ -92,14 +96,19 @@ def _record(
     if not isinstance(line, dict):
         raise EntryRejected([FieldError("not_an_object", "", f"a line must be a JSON object, got {line!r}")])
 
-    current = list(sheet.entries.filter(is_current=True).order_by("deal_number"))
-    engine = engine_sheet(sheet, [e.line for e in current])
+    engine = engine_sheet(sheet, lines)
     deal = line.get("deal")
-    is_correction = type(deal) is int and 1 <= deal <= len(current)
+    is_correction = type(deal) is int and 1 <= deal <= len(lines)
+    # a correction's deal and the deals after it, which it may re-settle
+    current = (
+        list(sheet.entries.filter(is_current=True, deal_number__gte=deal).order_by("deal_number"))
+        if is_correction
+        else []
+    )
     if expected_version is not None:
-        held = current[deal - 1].version if is_correction else 0
+        held = current[0].version if current else 0
         if held != expected_version:
-            raise StaleVersion(current[deal - 1] if is_correction else None, expected_version)
+            raise StaleVersion(current[0] if current else None, expected_version)
     user = by if getattr(by, "is_authenticated", False) else None
     resettled: list[DealEntry] = []
     superseded: list[DealEntry] = []  # the versions ``resettled`` replaced, in step
@@ -108,8 +117,8 @@ def _record(
             results = engine.replace(deal, line)
         except InvalidSheet as exc:
             raise EntryRejected(_correction_errors(exc, deal)) from exc
-        entry = _new_version(current[deal - 1], line, results[0], source, key, user)
-        for old, settled in zip(current[deal:], results[1:], strict=True):
+        entry = _new_version(current[0], line, results[0], source, key, user)
+        for old, settled in zip(current[1:], results[1:], strict=True):
             if list(settled.points) != old.points or settled.multiplier != old.multiplier:
                 resettled.append(_new_version(old, old.line, settled, DealEntry.Source.RESETTLE, None, user))
                 superseded.append(old)
@@ -120,14 +129,15 @@ def _record(
             raise EntryRejected(exc.errors) from exc
         entry = _store(sheet.pk, settled.deal, 1, line, settled, source, key, user)
     competition_id = sheet.table.round.competition_id
-    _audit(entry, current[deal - 1] if is_correction else None, competition_id, user)
+    _audit(entry, current[0] if current else None, competition_id, user)
     for old, again in zip(superseded, resettled, strict=True):
         _audit(again, old, competition_id, user)
     if engine.complete and sheet.state in (ScoreSheet.State.DRAFT, ScoreSheet.State.CONFIRMED):
         # a corrected confirmed sheet needs confirming again
         ScoreSheet.objects.filter(pk=sheet.pk).update(state=ScoreSheet.State.ENTERED)
-    note_entry(sheet.table.round_id, by=user)
+    note_entry(sheet.table.round, by=user, sheet_was_confirmed=sheet.state == ScoreSheet.State.CONFIRMED)
     _store_seat_results(sheet, engine)
+    # Last, so that the competition's row is locked only from here to the commit.
     Competition.objects.filter(pk=competition_id).update(entries_version=F("entries_version") + 1)
     transaction.on_commit(lambda: request_standings(competition_id))
     return EntryResult(entry, created=True, resettled=resettled)
@@ -151,21 +161,43 @@ def _audit(entry: DealEntry, before: DealEntry | None, competition_id: int, user
 
 
 def _store_seat_results(sheet: ScoreSheet, engine: games.SessionSheet) -> None:
-    """Keep the sheet's per-seat totals in step with its lines, in the entry's own transaction."""
-    players = dict(sheet.table.seats.values_list("position", "player_id"))
-    SeatResult.objects.filter(sheet=sheet).delete()
-    SeatResult.objects.bulk_create(
-        SeatResult(
-            sheet=sheet,
-            position=seat,
-            player_id=players[seat],
-            points=summary.points,
-            deals=summary.deals,
-            contracts_bid=summary.bid,
-            contracts_made=summary.made,
-        )
+    """Keep the sheet's per-seat totals in step with its lines, in the entry's own transaction.
+
+    After a sheet's first line its rows exist and one batched UPDATE refreshes them (this runs for every
+    line of a busy evening, so plain SQL); the first line, or a seat without its row, creates them.
+    """
+    totals = [
+        (summary.points, summary.deals, summary.bid, summary.made, sheet.table_id, seat, sheet.pk, seat)
         for seat, summary in enumerate(games.seat_summaries(engine))
-        if seat in players
+    ]
+    results, seats = (connection.ops.quote_name(m._meta.db_table) for m in (SeatResult, Seat))
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {results} SET points = %s, deals = %s, contracts_bid = %s, contracts_made = %s, "
+            f"player_id = COALESCE((SELECT player_id FROM {seats} WHERE table_id = %s AND position = %s), player_id) "
+            "WHERE sheet_id = %s AND position = %s",
+            totals,
+        )
+        if cursor.rowcount == len(totals):
+            return
+    players = dict(Seat.objects.filter(table_id=sheet.table_id).values_list("position", "player_id"))
+    SeatResult.objects.bulk_create(
+        [
+            SeatResult(
+                sheet=sheet,
+                position=seat,
+                player_id=players[seat],
+                points=points,
+                deals=deals,
+                contracts_bid=bid,
+                contracts_made=made,
+            )
+            for points, deals, bid, made, _, seat, _, _ in totals
+            if seat in players
+        ],
+        update_conflicts=True,
+        unique_fields=["sheet", "position"],
+        update_fields=["player", "points", "deals", "contracts_bid", "contracts_made"],
     )
 
 
@@ -203,10 +235,33 @@ def _store(
     )
 
 
+def _current_lines(sheet: ScoreSheet, key: str | None, line: Any) -> tuple[list[Any], DealEntry | None]:
+    """The sheet's current lines in deal order, and the entry stored earlier with ``key``.
+
+    One query of plain values: every line of a busy evening reads its sheet's lines, so no model instances.
+    """
+    rows = sheet.entries.filter(Q(is_current=True) | Q(idempotency_key=key) if key else Q(is_current=True))
+    lines: list[Any] = []
+    keyed = None
+    for pk, is_current, stored_key, stored_line in rows.order_by("deal_number").values_list(
+        "pk", "is_current", "idempotency_key", "line"
+    ):
+        if key and stored_key == key:
+            keyed = pk
+        if is_current:
+            lines.append(stored_line)
+    return lines, None if keyed is None else _same_line(DealEntry.objects.get(pk=keyed), key, line)
+
+
 def _existing(sheet_id: int, key: str | None, line: Any) -> DealEntry | None:
+    """After a lost race on ``key``: the winner's line (or a conflict when it differs)."""
     if not key:
         return None
-    existing = DealEntry.objects.filter(sheet_id=sheet_id, idempotency_key=key).first()
+    return _same_line(DealEntry.objects.filter(sheet_id=sheet_id, idempotency_key=key).first(), key, line)
+
+
+def _same_line(existing: DealEntry | None, key: str | None, line: Any) -> DealEntry | None:
+    """``existing`` when it stored this very line; a key reused for another line is refused."""
     if existing is not None and existing.line != line:
         raise EntryRejected(
             [FieldError("idempotency_conflict", "", f"key {key!r} was already used for another line: {existing.line}")]

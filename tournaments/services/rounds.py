@@ -238,9 +238,22 @@ def withdraw_player(competition: Competition, player_id: int, *, by: Any = None,
     return changed
 
 
-def note_entry(round_id: int, *, by: Any = None) -> None:
-    """A line was entered or corrected: a published round is now in play, a complete one is in play again."""
-    round_ = Round.objects.select_for_update().get(pk=round_id)
+def note_entry(round_: Round, *, by: Any = None, sheet_was_confirmed: bool = False) -> None:
+    """A line was entered or corrected: a published round is now in play, a complete one is in play again.
+
+    ``round_`` is as the entry read it, with its sheet locked. A round in play is not locked: every table
+    of the round enters at once. It can have become complete since only if this sheet was confirmed
+    (``refresh_completion`` locks the round's sheets, so it saw this one's latest state); a conditional
+    update catches that case.
+    """
+    if round_.status == Status.IN_PLAY:
+        if not sheet_was_confirmed:
+            return
+        if not Round.objects.filter(pk=round_.pk, status=Status.COMPLETE).update(status=Status.IN_PLAY):
+            return
+        _log(Round.objects.get(pk=round_.pk), "in_play", Status.COMPLETE, by=by)
+        return
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status in (Status.PUBLISHED, Status.COMPLETE):
         before, round_.status = round_.status, Status.IN_PLAY
         round_.save(update_fields=["status"])
@@ -259,8 +272,10 @@ def entry_refusal(status: str) -> str | None:
 def refresh_completion(round_: Round, *, by: Any = None) -> Round:
     """In play → complete once every sheet of the round is confirmed."""
     round_ = _locked(round_)
-    sheets = ScoreSheet.objects.filter(table__round=round_)
-    if round_.status == Status.IN_PLAY and not sheets.exclude(state=ScoreSheet.State.CONFIRMED).exists():
+    # Locked, so a line being entered on one of them (which holds its sheet) is seen once it commits.
+    sheets = ScoreSheet.objects.select_for_update(of=("self",)).filter(table__round=round_)
+    states = sheets.values_list("state", flat=True)
+    if round_.status == Status.IN_PLAY and all(state == ScoreSheet.State.CONFIRMED for state in states):
         before, round_.status = round_.status, Status.COMPLETE
         round_.save(update_fields=["status"])
         _log(round_, "complete", before, by=by)
