@@ -249,7 +249,9 @@ class CompetitionViewSet(
     @action(detail=False, methods=["post"], url_path="import", permission_classes=[IsAuthenticated])
     def import_archive(self, request: Request) -> Response:
         club_id = request.query_params.get("club", "")
-        club = get_object_or_404(Club, pk=int(club_id) if club_id.isdigit() else 0)
+        # ASCII digits only ("²" is a digit to str.isdigit, not to int), and few enough for a bigint
+        known = club_id.isascii() and club_id.isdigit() and len(club_id) <= 18
+        club = get_object_or_404(Club, pk=int(club_id) if known else 0)
         if not rules.is_club_admin(request.user, club.pk):
             raise PermissionDenied("Only the club's administrators import competitions into it.")
         try:

@@ -12,14 +12,14 @@ import io
 from collections.abc import Iterable
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
 from games.contracts import CONTRACTS, Side
 from games.errors import FieldError, InvalidSheet
 from scoring.models import Standing
+from scoring.records import ScoringError
 from scoring.services import recompute_standings
 from tournaments.models import (
     Club,
@@ -36,8 +36,27 @@ from tournaments.models import (
     SeatingWish,
     Table,
 )
+from tournaments.seating import GENERATORS
 from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected, ServiceError
+from tournaments.services.transfer_checks import (
+    INCONSISTENT,
+    INVALID,
+    MALFORMED,
+    ArchiveProblem,
+    Part,
+    add_penalty,
+    at,
+    checked,
+    kind_of,
+    place_once,
+    problem,
+    refusals_at,
+    refuse_bad_league_options,
+    refuse_only_spaces,
+    refuse_unstorable_text,
+    seats_of,
+)
 
 ARCHIVE_FORMAT = "wiezen-competition/1"
 CSV_COLUMNS = [
@@ -290,130 +309,243 @@ def export_competition(competition: Competition) -> dict[str, Any]:
 
 
 def import_competition(archive: Any, *, club: Club, by: Any = None, slug: str | None = None) -> Competition:
-    """Create a competition from an archive, all or nothing; players are matched on federation id."""
+    """Create a competition from an archive, all or nothing; players are matched on federation id.
+
+    Its standings are computed in the same transaction, so an archive the standings refuse leaves nothing.
+    """
     if not isinstance(archive, dict) or archive.get("format") != ARCHIVE_FORMAT:
         raise ImportRejected([(None, FieldError("wrong_format", "format", f"not a {ARCHIVE_FORMAT} archive"))])
     try:
         with transaction.atomic():
-            competition = _import(archive, club, by, slug)
-    except (KeyError, TypeError, ValueError) as exc:
+            competition = _import(Part(archive), club, by, slug)
+            _compute_standings(competition)
+    except ArchiveProblem as exc:
+        raise ImportRejected((None, e) for e in exc.errors) from exc
+    except (KeyError, TypeError, ValueError) as exc:  # a shape the checks did not foresee: still the archive's
+        raise ImportRejected([(None, FieldError(MALFORMED, "", f"the archive is malformed: {exc!r}"))]) from exc
+    except (IntegrityError, DataError) as exc:  # a last resort: the checks should have named the place
         raise ImportRejected(
-            [(None, FieldError("malformed_archive", "", f"the archive is incomplete: {exc!r}"))]
+            [(None, FieldError(INCONSISTENT, "", f"the database refuses the archive: {exc}"))]
         ) from exc
-    except ValidationError as exc:  # the competition or its rule set, as full_clean judged them
-        raise ImportRejected(
-            (None, FieldError("invalid", "" if field == "__all__" else field, message))
-            for field, messages in _messages(exc).items()
-            for message in messages
-        ) from exc
-    except IntegrityError as exc:  # rounds, tables, seats or penalties that contradict the rules of the data
-        raise ImportRejected(
-            [(None, FieldError("inconsistent_archive", "", f"the archive contradicts itself: {exc}"))]
-        ) from exc
-    recompute_standings(competition.pk, claim=False)
     return competition
 
 
-def _import(archive: dict[str, Any], club: Club, by: Any, slug: str | None) -> Competition:
-    from tournaments.services.competitions import create_competition, create_rule_set
+def _compute_standings(competition: Competition) -> None:
+    """In the import's transaction: an archive whose standings cannot be computed is not imported at all."""
+    try:
+        recompute_standings(competition.pk, claim=False)
+    except ScoringError as exc:
+        raise problem("competition", f"its standings cannot be computed: {exc}", INVALID) from exc
 
-    spec = archive["rule_set"]
-    name = spec["name"]
-    while RuleSet.objects.filter(club=club, name=name).exists():
-        name += " (imported)"
-    rule_set = create_rule_set(
-        name=name, game=spec["game"], preset=spec["preset"], overrides=spec.get("overrides") or {}, club=club
-    )
-    info = archive["competition"]
-    slug = slug or _free_slug(info["slug"])
-    competition = create_competition(
-        club=club,
-        name=info["name"],
-        slug=slug,
-        rule_set=rule_set,
-        kind=info.get("kind", Competition.Kind.TOURNAMENT),
-        deals_per_session=info.get("deals_per_session"),
-        is_public=bool(info.get("is_public", True)),
-        starts_on=info.get("starts_on"),
-        **{name: info[name] for name in COMPETITION_SETTINGS if name in info},
-    )
-    players: dict[int, Player] = {}
-    for p in archive["players"]:
-        federation_id = p.get("federation_id")
-        player = Player.objects.filter(federation_id=federation_id).first() if federation_id else None
-        if player is None:
-            player = Player.objects.create(
-                first_name=p["first_name"],
-                last_name=p["last_name"],
-                display_name=p.get("display_name") or "",
-                federation_id=federation_id,
-            )
-        Membership.objects.get_or_create(club=club, player=player)
-        players[int(p["key"])] = player
+
+def _import(root: Part, club: Club, by: Any, slug: str | None) -> Competition:
+    refuse_unstorable_text(root.value)
+    competition = _import_settings(root, club, slug)
+    players = _import_players(root["players"], club)
     Registration.objects.bulk_create([Registration(competition=competition, player=p) for p in players.values()])
     rounds: dict[int, Round] = {}
-    errors: list[tuple[int | None, FieldError]] = []
     final_status: dict[int, str] = {}
-    for r in archive["rounds"]:
-        round_ = Round.objects.create(
-            competition=competition,
-            number=r["number"],
-            seed=r.get("seed", 0),
-            status=Round.Status.IN_PLAY,  # takes the lines; its own status is set once they are in
-            method=r.get("method", "random"),
-            byes=[players[int(key)].pk for key in r.get("byes", [])],
-        )
-        final_status[round_.pk] = r.get("status", Round.Status.DRAFT)
-        rounds[round_.number] = round_
-        for t in r["tables"]:
-            table = Table.objects.create(round=round_, number=t["number"], size=t["size"])
-            Seat.objects.bulk_create(
-                Seat(table=table, round=round_, position=pos, player=players[int(key)])
-                for pos, key in enumerate(t["seats"])
-            )
-            sheet = ScoreSheet.objects.create(table=table)
-            for line in t["sheet"]["lines"]:
-                try:
-                    record_deal(sheet, line, by=by, source=DealEntry.Source.IMPORT)
-                except EntryRejected as exc:
-                    where = f"round {round_.number}, table {table.number}"
-                    errors += [(None, FieldError(e.code, e.field, f"{where}: {e.message}")) for e in exc.errors]
-            ScoreSheet.objects.filter(pk=sheet.pk).update(state=t["sheet"].get("state", ScoreSheet.State.DRAFT))
-    for p in archive.get("penalties", []):
-        Penalty.objects.create(
-            competition=competition,
-            round=rounds.get(p["round"]) if p.get("round") is not None else None,
-            player=players[int(p["player"])],
-            points=p["points"],
-            reason=p["reason"],
-            created_by=by if getattr(by, "is_authenticated", False) else None,
-        )
+    errors: list[FieldError] = []
+    for part in root["rounds"].objects():
+        round_, status, refused = _import_round(part, competition, players, by)
+        rounds[round_.number], final_status[round_.pk] = round_, status
+        errors += refused
+    _import_penalties(root.get("penalties", []), competition, players, rounds, by)
     if errors:
-        raise ImportRejected(errors)  # rolls the whole import back
+        raise ArchiveProblem(errors)  # every line the engine refused, in every sheet
     for round_pk, status in final_status.items():
         Round.objects.filter(pk=round_pk).update(status=status)
-    Registration.objects.filter(
-        competition=competition, player__in=[players[int(key)] for key in archive.get("withdrawn", [])]
-    ).update(withdrawn_at=timezone.now())
-    for wish in archive.get("wishes", []):
-        SeatingWish.objects.create(
-            competition=competition,
-            player=players[int(wish["player"])],
-            other=players[int(wish["other"])],
-            kind=wish["kind"],
-        )
-    if info.get("closed"):
+    withdrawn = [_player(players, key).pk for key in root.get("withdrawn", []).items()]
+    Registration.objects.filter(competition=competition, player__in=withdrawn).update(withdrawn_at=timezone.now())
+    _import_wishes(root.get("wishes", []), competition, players)
+    if root["competition"].get("closed").value:
         Competition.objects.filter(pk=competition.pk).update(closed_at=timezone.now())
         competition.refresh_from_db()
     return competition
 
 
-def _messages(exc: ValidationError) -> dict[str, list[str]]:
-    return exc.message_dict if hasattr(exc, "error_dict") else {"__all__": list(exc.messages)}
+def _import_settings(root: Part, club: Club, slug: str | None) -> Competition:
+    """The rule set (under a name free in the club) and the competition with its settings."""
+    from tournaments.services.competitions import create_competition, create_rule_set
+
+    spec = root["rule_set"]
+    name = spec["name"]
+    if not isinstance(name.value, str):
+        raise problem(name.where, f"must be text, got {kind_of(name.value)}")
+    with refusals_at(spec.where):
+        rule_set = create_rule_set(
+            name=_free_rule_set_name(name.value, club),
+            game=spec["game"].value,
+            preset=spec["preset"].value,
+            overrides=spec.get("overrides").value or {},
+            club=club,
+        )
+        refuse_only_spaces(rule_set)
+    info = root["competition"]
+    settings = {name: info.object()[name] for name in COMPETITION_SETTINGS if name in info.object()}
+    with refusals_at(info.where):
+        competition = create_competition(
+            club=club,
+            name=info["name"].value,
+            slug=slug or _free_slug(info["slug"].value),
+            rule_set=rule_set,
+            kind=info.get("kind", Competition.Kind.TOURNAMENT).value,
+            deals_per_session=info.get("deals_per_session").value,
+            is_public=bool(info.get("is_public", True).value),
+            starts_on=info.get("starts_on").value,
+            **settings,
+        )
+        refuse_only_spaces(competition)
+    refuse_bad_league_options(competition, info.where)
+    return competition
 
 
-def _free_slug(wanted: str) -> str:
-    base = slugify(wanted) or "competition"
+def _import_players(part: Part, club: Club) -> dict[int, Player]:
+    """The archive's players by key: an existing player with the same federation id, else a new one."""
+    players: dict[int, Player] = {}
+    federation_ids: dict[str, str] = {}
+    for p in part.objects():
+        key = p["key"].key()
+        if key in players:
+            raise problem(at(p.where, "key"), f"player key {key} is used twice")
+        candidate = Player(
+            first_name=p["first_name"].value,
+            last_name=p["last_name"].value,
+            display_name=p.get("display_name").value or "",
+            federation_id=p.get("federation_id").value or None,  # "" is no federation id
+        )
+        checked(candidate, p.where, validate_unique=False)  # an existing federation id is a match, not a clash
+        federation_id = candidate.federation_id
+        if federation_id is not None:
+            if federation_id in federation_ids:
+                where = at(p.where, "federation_id")
+                raise problem(where, f"also {federation_ids[federation_id]}'s federation id", INCONSISTENT)
+            federation_ids[federation_id] = p.where
+        player = Player.objects.filter(federation_id=federation_id).first() if federation_id else None
+        if player is None:
+            candidate.save()
+            player = candidate
+        Membership.objects.get_or_create(club=club, player=player)
+        players[key] = player
+    return players
+
+
+def _player(players: dict[int, Player], part: Part) -> Player:
+    key = part.key()
+    if key not in players:
+        raise problem(part.where, f"no player with key {key} in players")
+    return players[key]
+
+
+def _import_round(
+    part: Part, competition: Competition, players: dict[int, Player], by: Any
+) -> tuple[Round, str, list[FieldError]]:
+    """A round with its tables, seats and lines; returns its archived status and the lines the engine refused."""
+    method = part.get("method", "random")
+    if not (isinstance(method.value, str) and method.value in GENERATORS):
+        raise problem(method.where, f"unknown seating method: choose one of {sorted(GENERATORS)}", INVALID)
+    places: dict[int, str] = {}  # a seat or a bye for each of the round's players
+    byes = []
+    for bye in part.get("byes", []).items():
+        byes.append(_player(players, bye).pk)
+        place_once(places, bye.key(), bye.where)
+    round_ = Round(
+        competition=competition,
+        number=part["number"].value,
+        seed=part.get("seed", 0).value,
+        status=part.get("status", Round.Status.DRAFT).value,
+        method=method.value,
+        byes=byes,
+    )
+    checked(round_, part.where)
+    status, round_.status = round_.status, Round.Status.IN_PLAY  # takes the lines; its own status is set after
+    round_.save()
+    errors: list[FieldError] = []
+    for table in part["tables"].objects():
+        errors += _import_table(table, round_, players, places, by)
+    return round_, status, errors
+
+
+def _import_table(
+    part: Part, round_: Round, players: dict[int, Player], places: dict[int, str], by: Any
+) -> list[FieldError]:
+    table = checked(Table(round=round_, number=part["number"].value, size=part["size"].value), part.where)
+    table.save()
+    seats = []
+    for position, seat in enumerate(seats_of(part, table.size)):
+        seats.append(Seat(table=table, round=round_, position=position, player=_player(players, seat)))
+        place_once(places, seat.key(), seat.where)
+    Seat.objects.bulk_create(seats)
+    return _import_sheet(part["sheet"], table, by)
+
+
+def _import_sheet(part: Part, table: Table, by: Any) -> list[FieldError]:
+    """The sheet's lines, judged together by the engine first: a deal listed twice is not taken as a correction."""
+    sheet = checked(ScoreSheet(table=table, state=part.get("state", ScoreSheet.State.DRAFT).value), part.where)
+    state, sheet.state = sheet.state, ScoreSheet.State.DRAFT  # takes the lines; its own state is set after
+    sheet.save()
+    lines = [line.value for line in part["lines"].items()]
+    try:
+        engine_sheet(sheet, lines)
+        for line in lines:
+            record_deal(sheet, line, by=by, source=DealEntry.Source.IMPORT)
+    except EntryRejected as exc:
+        where = at(part.where, "lines")
+        table_is = f"(round {table.round.number}, table {table.number})"
+        return [
+            FieldError(e.code, e.field, f"{where if row is None else at(where, row - 1)} {table_is}: {e.message}")
+            for row, e in _rows(exc, 0)
+        ]
+    ScoreSheet.objects.filter(pk=sheet.pk).update(state=state)
+    return []
+
+
+def _import_wishes(part: Part, competition: Competition, players: dict[int, Player]) -> None:
+    for wish in part.objects():
+        row = SeatingWish(
+            competition=competition,
+            player=_player(players, wish["player"]),
+            other=_player(players, wish["other"]),
+            kind=wish["kind"].value,
+        )
+        checked(row, wish.where).save()
+
+
+def _import_penalties(
+    part: Part, competition: Competition, players: dict[int, Player], rounds: dict[int, Round], by: Any
+) -> None:
+    totals: dict[int, int] = {}
+    for p in part.objects():
+        round_part = p.get("round")
+        round_ = None if round_part.value is None else rounds.get(round_part.key())
+        if round_part.value is not None and round_ is None:
+            raise problem(round_part.where, f"no round {round_part.value} in rounds")
+        penalty = Penalty(
+            competition=competition,
+            round=round_,
+            player=_player(players, p["player"]),
+            points=p["points"].value,
+            reason=p["reason"].value,
+            created_by=by if getattr(by, "is_authenticated", False) else None,
+        )
+        checked(penalty, p.where)
+        add_penalty(totals, p["player"].key(), penalty.points, p.where)
+        penalty.save()
+
+
+def _free_rule_set_name(wanted: str, club: Club) -> str:
+    """``wanted``, or with " (imported)" added as often as the club needs, shortened to fit the column."""
+    longest = RuleSet._meta.get_field("name").max_length or 80
+    name, suffix = wanted, ""
+    while RuleSet.objects.filter(club=club, name=name).exists():
+        suffix += " (imported)"
+        name = wanted[: max(longest - len(suffix), 1)] + suffix
+    return name
+
+
+def _free_slug(wanted: Any) -> str:
+    longest = Competition._meta.get_field("slug").max_length or 50
+    base = slugify(str(wanted))[: longest - 6].strip("-") or "competition"  # room for a "-99999"
     slug, n = base, 1
     while Competition.objects.filter(slug=slug).exists():
         n += 1
