@@ -107,11 +107,13 @@ if _DATABASE_URL is None:
 else:
     # health checks: a connection that a PostgreSQL restart closed is replaced, not reused and failed
     DATABASES = {"default": dj_database_url.parse(_DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # Parameters bound by the server, so psycopg prepares the statements a connection repeats (every
-        # line of an evening runs the same dozen): PostgreSQL then skips parsing and planning them.
-        if env_bool("DATABASE_PREPARED_STATEMENTS", default=True):  # off behind a transaction-mode pooler
-            DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=2)
+    # Parameters bound by the server, so psycopg prepares the statements a connection repeats (every line
+    # of an evening runs the same dozen): PostgreSQL then skips parsing and planning them. Turn it off
+    # behind a pooler in transaction mode.
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+        "DATABASE_PREPARED_STATEMENTS", default=True
+    ):
+        DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = redis_url()
