@@ -257,3 +257,21 @@ def test_a_seat_must_belong_to_the_round_of_its_table() -> None:
     with pytest.raises(ValidationError) as invalid:
         seat.full_clean()
     assert "round" in invalid.value.message_dict
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "mentions"),
+    [("evening_decay", 16.0, "decay"), ("evening_decay", 0.0, "decay"), ("best_evenings", 0, "best N")],
+)
+def test_league_options_the_standings_refuse_are_refused_on_their_field(field: str, value: Any, mentions: str) -> None:
+    competition = CompetitionFactory(kind="league")
+    setattr(competition, field, value)
+    with pytest.raises(ValidationError) as refused:
+        competition.full_clean()
+    assert list(refused.value.message_dict) == [field]
+    assert mentions in refused.value.message_dict[field][0]
+
+
+def test_league_options_within_range_are_accepted() -> None:
+    competition = CompetitionFactory(kind="league", evening_decay=0.9, best_evenings=8, min_evenings=3)
+    competition.full_clean()

@@ -98,8 +98,23 @@ class Competition(models.Model):
                 MethodOptions(tuple(self.placement_points))
             except (ScoringError, TypeError) as exc:
                 errors["placement_points"] = str(exc)
+        errors.update(self._league_option_errors())
         if errors:
             raise ValidationError(errors)
+
+    def _league_option_errors(self) -> dict[str, str]:
+        """League options the standings refuse, which the fields' own ranges let through (a decay of 16)."""
+        from scoring.ranking import LeagueOptions
+        from scoring.records import ScoringError
+
+        errors = {}
+        options = {"min_evenings": "min_evenings", "best_evenings": "best_n", "evening_decay": "decay"}
+        for field, option in options.items():
+            try:
+                LeagueOptions(**{option: getattr(self, field)})
+            except (ScoringError, TypeError) as exc:
+                errors[field] = str(exc)
+        return errors
 
 
 class Registration(models.Model):

@@ -52,7 +52,6 @@ from tournaments.services.transfer_checks import (
     place_once,
     problem,
     refusals_at,
-    refuse_bad_league_options,
     refuse_only_spaces,
     refuse_unstorable_text,
     seats_of,
@@ -396,7 +395,6 @@ def _import_settings(root: Part, club: Club, slug: str | None) -> Competition:
             **settings,
         )
         refuse_only_spaces(competition)
-    refuse_bad_league_options(competition, info.where)
     return competition
 
 

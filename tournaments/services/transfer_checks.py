@@ -19,8 +19,6 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models
 
 from games.errors import FieldError
-from scoring.ranking import LeagueOptions
-from scoring.records import ScoringError
 
 MALFORMED = "malformed_archive"  # a part missing, of the wrong type, or naming something the archive lacks
 INVALID = "invalid"  # a value its model refuses
@@ -183,18 +181,6 @@ def seats_of(table: Part, size: int) -> list[Part]:
         message = f"a table of {size} needs {size} players, got {len(seats)}"
         raise problem(at(table.where, "seats"), message, INCONSISTENT)
     return seats
-
-
-def refuse_bad_league_options(competition: models.Model, where: str) -> None:
-    """Options ``full_clean()`` lets through but the standings refuse (a decay above 1, the best 0 evenings)."""
-    errors = []
-    for field, option in (("min_evenings", "min_evenings"), ("best_evenings", "best_n"), ("evening_decay", "decay")):
-        try:
-            LeagueOptions(**{option: getattr(competition, field)})
-        except ScoringError as exc:
-            errors.append(error(at(where, field), str(exc), INVALID))
-    if errors:
-        raise ArchiveProblem(errors)
 
 
 def add_penalty(totals: dict[int, int], player_key: int, points: int, where: str) -> None:
