@@ -17,11 +17,15 @@ Who deals (checked against the engine, ``games.sheet`` and ``games.zwicken``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
+import segno
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 
 from games.rulesets import AfterPass, Game, Rotation, RuleSet
 from games.sessions import sitting_out
@@ -61,6 +65,14 @@ class PrintTable:
     dealing_order: list[PrintSeat]  # the first deals, then the next in rotation...
     dealer_sits_out: bool
     rows: list[PrintRow]
+    entry_url: str | None = None  # the entry page with the table's code, on the organiser's print only
+
+    @property
+    def entry_qr(self) -> str:
+        """The entry address as an inline SVG QR code: a phone at the table scans it and enters the scores."""
+        if self.entry_url is None:
+            return ""
+        return segno.make(self.entry_url, error="m").svg_inline(scale=2, title=self.entry_url)
 
     @property
     def size(self) -> int:
@@ -92,7 +104,7 @@ def printable_round(slug: str, round_number: int) -> Round:
 def round_tables(round_: Round) -> list[Table]:
     """The round's tables, seats in order with their players: three queries however many tables."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-    return list(round_.tables.order_by("number").prefetch_related(seats))
+    return list(round_.tables.order_by("number").select_related("sheet").prefetch_related(seats))
 
 
 def dealer_position(rules: RuleSet, size: int, deal: int) -> int | None:
@@ -109,9 +121,16 @@ def rotation_step(rules: RuleSet) -> int:
     return -1 if rules.rotation is Rotation.COUNTER_CLOCKWISE else 1
 
 
-def print_round(round_: Round, tables: list[Table], *, full_names: bool = True) -> PrintRound:
+def print_round(
+    round_: Round,
+    tables: list[Table],
+    *,
+    full_names: bool = True,
+    entry_url: Callable[[Table], str | None] | None = None,
+) -> PrintRound:
     """What to print; players by their full names for those who run the competition (``full_names``), otherwise
-    by their public names (``tournaments.services.privacy``)."""
+    by their public names (``tournaments.services.privacy``). ``entry_url`` gives each card its table's entry
+    address with the table's code (only those who run the competition print that)."""
     competition = round_.competition
     rules = competition.rule_set.engine_rules()
     is_zwicken = rules.game is Game.ZWICKEN
@@ -143,6 +162,7 @@ def print_round(round_: Round, tables: list[Table], *, full_names: bool = True) 
                 dealing_order=[] if is_zwicken else [seats[(step * k) % size] for k in range(size)],
                 dealer_sits_out=sitting_out(rules, size, 0) is not None,
                 rows=rows,
+                entry_url=None if entry_url is None else entry_url(table),
             )
         )
     return PrintRound(
@@ -173,14 +193,24 @@ def round_print(request: HttpRequest, slug: str, round_number: int) -> HttpRespo
     round_ = printable_round(slug, round_number)
     if not may_print(request.user, round_):
         raise Http404
-    full_names = can_manage_competition(request.user, round_.competition)
+    manager = can_manage_competition(request.user, round_.competition)
     only = request.GET.get("only")
     parts = (only,) if only in PARTS else PARTS
+
+    def entry_url(table: Table) -> str | None:
+        sheet = getattr(table, "sheet", None)  # a draft's tables may have no sheet yet
+        if sheet is None:
+            return None
+        address = reverse("sheet-entry", args=[slug, round_number, table.number])
+        return request.build_absolute_uri(f"{address}?{urlencode({'code': sheet.captain_code})}")
+
     return render(
         request,
         "print/round.html",
         {
-            "page": print_round(round_, round_tables(round_), full_names=full_names),
+            "page": print_round(
+                round_, round_tables(round_), full_names=manager, entry_url=entry_url if manager else None
+            ),
             "competition": round_.competition,
             "show_cards": "cards" in parts,
             "show_sheets": "sheets" in parts,

@@ -341,3 +341,32 @@ def test_the_page_speaks_french_to_a_french_browser(organiser: Client) -> None:
     assert card.find(class_="label").text() == "Table"
     assert card.find(class_="first-dealer-line").text().startswith("Premier donneur :")
     assert doc.find("button").text() == "Imprimer"
+
+
+# -- the table's entry address on the organiser's cards --------------------------------------------------------------
+
+
+def test_the_organisers_cards_carry_each_tables_entry_address_with_its_code_and_a_qr_code(organiser: Client) -> None:
+    competition = seated_competition(players=8)
+    doc = page(organiser.get(print_url(competition)))
+    sheets = {t.number: t.sheet for t in Table.objects.filter(round__competition=competition).select_related("sheet")}
+    for number, section in enumerate(sections(doc), start=1):
+        link = section.find(class_="table-card").find(class_="entry-link")
+        url = link.find("span", class_="url").text()
+        assert url.endswith(f"/c/{competition.slug}/r1/t{number}/entry/?code={sheets[number].captain_code}")
+        assert url.startswith("http://testserver/")
+        assert link.find("svg", class_="segno")  # the same address as a QR code
+        at_the_table = Client()  # nobody signed in: the code alone opens the sheet
+        entry = at_the_table.get(url.removeprefix("http://testserver"), follow=True)
+        assert entry.status_code == 200
+        assert entry.redirect_chain[-1][0].endswith(f"/r1/t{number}/entry/")
+
+
+def test_cards_printed_by_anyone_else_carry_no_table_code(client: Client) -> None:
+    competition = seated_competition(players=8)
+    publish(competition)
+    codes = [t.sheet.captain_code for t in Table.objects.filter(round__competition=competition).select_related("sheet")]
+    client.force_login(make_roles(competition).player)
+    response = client.get(print_url(competition))
+    assert not page(response).find_all(class_="entry-link")
+    assert not any(code in response.content.decode() for code in codes)
