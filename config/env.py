@@ -11,6 +11,8 @@ from urllib.parse import urlparse
 
 from django.core.exceptions import ImproperlyConfigured
 
+from config.untrusted import whole_number
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
@@ -131,6 +133,6 @@ def env_rate(name: str, default: str) -> str:
     if raw is None or raw.strip() == "":
         return default
     count, sep, period = raw.strip().partition("/")
-    if not sep or not count.isdigit() or int(count) < 1 or period not in _RATE_PERIODS:
+    if not sep or not whole_number(count) or period not in _RATE_PERIODS:
         raise ImproperlyConfigured(f"{name}={raw!r} must look like 30/minute (per second, minute, hour or day)")
     return raw.strip()

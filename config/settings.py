@@ -265,6 +265,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # DRF's parsers, refusing with a 400 bodies nested past the recursion limit and text the database cannot store
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.StrictJSONParser",
+        "tournaments.api.parsers.StrictFormParser",
+        "tournaments.api.parsers.StrictMultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

@@ -8,8 +8,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.contracts import CONTRACTS
-from tournaments.models import Seat
+from tournaments.models import DealEntry, Seat
 
+# The page's hidden key is stored with the deal (DealEntry.idempotency_key): no longer than that column.
+KEY_LENGTH = DealEntry._meta.get_field("idempotency_key").max_length
 TRUMP_CHOICES = [("", "—"), ("C", _("Clubs ♣")), ("D", _("Diamonds ♦")), ("H", _("Hearts ♥")), ("S", _("Spades ♠"))]
 
 
@@ -36,7 +38,7 @@ class DealLineForm(forms.Form):
     )
     trump = forms.ChoiceField(label=_("Trump"), choices=TRUMP_CHOICES, required=False)
     offender = forms.TypedChoiceField(label=_("Offender (penalty)"), coerce=int, required=False, empty_value=None)
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=KEY_LENGTH)
     # The version of the deal the form was opened on (0: a new deal): a save over someone else's is refused.
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0, max_value=2**31 - 1)
 
@@ -101,7 +103,7 @@ class ZwickenLineForm(forms.Form):
     duties_failed = forms.TypedMultipleChoiceField(
         label=_("Failed a duty (trump ace, Belli)"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
     )
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=KEY_LENGTH)
     # The version of the deal the form was opened on (0: a new deal): a save over someone else's is refused.
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0, max_value=2**31 - 1)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -14,14 +15,17 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from config.untrusted import whole_number
 from tournaments import selectors
-from tournaments.forms import line_form_class
+from tournaments.forms import DealLineForm, ZwickenLineForm, line_form_class
 from tournaments.models import Competition, Player, Round, ScoreSheet
 from tournaments.permissions import can_enter_scores, can_manage_competition
 from tournaments.services.audit import client_ip
 from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected, StaleVersion
 from tournaments.services.privacy import sees_full_name
+
+EntryForm = type[DealLineForm] | type[ZwickenLineForm]
 
 # The session remembers the table codes its holder typed or followed, by sheet: {"<sheet id>": "<code>"}.
 TABLE_CODES = "table_codes"
@@ -185,17 +189,7 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
                 )
                 return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
     else:
-        correct = request.GET.get("deal")
-        current = {line.entry.deal_number: line.entry.line for line in selectors.sheet_lines(sheet)}
-        if correct and correct.isdigit() and int(correct) in current:
-            initial = form_class.initial_from_line(current[int(correct)])
-            initial["version"] = next(
-                line.entry.version for line in selectors.sheet_lines(sheet) if line.entry.deal_number == int(correct)
-            )
-        else:
-            engine = engine_sheet(sheet)
-            initial = {"deal": engine.next_deal, "dealer": engine.expected_dealer or 0, "version": 0}
-        initial["idempotency_key"] = uuid.uuid4().hex
+        initial = _entry_initial(sheet, form_class, whole_number(request.GET.get("deal")))
         form = form_class(initial=initial, **form_kwargs)
     return render(
         request,
@@ -209,6 +203,19 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
             "captain": captain and not manages,
         },
     )
+
+
+def _entry_initial(sheet: ScoreSheet, form_class: EntryForm, deal: int | None) -> dict[str, Any]:
+    """The form as it opens: ``deal``'s current line to correct (if the sheet has that deal), else the next deal;
+    a fresh idempotency key either way."""
+    current = {line.entry.deal_number: line.entry for line in selectors.sheet_lines(sheet)}
+    entry = current.get(deal) if deal is not None else None
+    if entry is not None:
+        initial = {**form_class.initial_from_line(entry.line), "version": entry.version}
+    else:
+        engine = engine_sheet(sheet)
+        initial = {"deal": engine.next_deal, "dealer": engine.expected_dealer or 0, "version": 0}
+    return {**initial, "idempotency_key": uuid.uuid4().hex}
 
 
 def _stale_message(exc: StaleVersion) -> str:

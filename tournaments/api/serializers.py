@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -179,8 +180,17 @@ class SwapSerializer(serializers.Serializer[Any]):
 
 
 class ReseatSerializer(serializers.Serializer[Any]):
-    players = serializers.ListField(child=serializers.IntegerField(), min_length=4, max_length=2000)
+    players = serializers.ListField(
+        child=serializers.IntegerField(), min_length=4, max_length=2000, help_text="The players present, each once."
+    )
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+    def validate_players(self, value: list[int]) -> list[int]:
+        """Each player once: four ids of one player are not four players."""
+        twice = sorted(player for player, times in Counter(value).items() if times > 1)
+        if twice:
+            raise serializers.ValidationError(f"each player once: {twice} given more than once")
+        return value
 
 
 class ReasonSerializer(serializers.Serializer[Any]):

@@ -12,7 +12,6 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.generics import get_object_or_404
-from rest_framework.parsers import BaseParser, JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,6 +20,7 @@ from scoring.models import Rating
 from tournaments import permissions as rules
 from tournaments.api.errors import FMT, ApiSchema, csv_response, errors_response
 from tournaments.api.idempotency import HEADER, scoped_key
+from tournaments.api.parsers import CSVTextParser, StrictJSONParser
 from tournaments.api.serializers import (
     DealEntrySerializer,
     LineCorrectionSerializer,
@@ -46,15 +46,6 @@ _ENTRY = DealEntrySerializer()
 def entry_data(entry: DealEntry) -> dict[str, Any]:
     """One line as ``DealEntrySerializer`` shows it, without building the serializer per request."""
     return dict(_ENTRY.to_representation(entry))
-
-
-class CSVTextParser(BaseParser):
-    """``text/csv`` bodies arrive as text; the transfer service reads the rows."""
-
-    media_type = "text/csv"
-
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> str:
-        return str(stream.read().decode("utf-8", errors="replace"))
 
 
 # 409 on a correction: the deal's current line, or only ``{"version": 0}`` when the deal has no line yet
@@ -130,7 +121,7 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
         parameters=[TABLE_CODE_PARAM, OpenApiParameter("deal", int, location=OpenApiParameter.PATH)],
         description="Correct deal N, based on the version you saw; a stale version gets 409 and the current line.",
     )
-    @action(detail=True, methods=["put"], url_path=r"lines/(?P<deal>[0-9]+)")
+    @action(detail=True, methods=["put"], url_path=r"lines/(?P<deal>[0-9]{1,9})")  # more digits: a 404
     def correct_line(self, request: Request, pk: str | None = None, deal: str | None = None) -> Response:
         sheet = self._writable(request, pk, slim=True)
         body = LineCorrectionSerializer(data=request.data)
@@ -171,7 +162,7 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
         detail=True,
         methods=["post"],
         url_path="import",
-        parser_classes=[JSONParser, CSVTextParser],
+        parser_classes=[StrictJSONParser, CSVTextParser],
         filter_backends=[],
         pagination_class=None,
     )
@@ -186,6 +177,8 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             entries = import_lines(sheet, lines, by=request.user)
         except ImportRejected as exc:
             return errors_response(exc.errors)
+        except EntryRejected as exc:  # the sheet takes no lines (a draft or finalised round, a final sheet)
+            return errors_response((None, e) for e in exc.errors)
         return Response(DealEntrySerializer(entries, many=True).data, status=status.HTTP_201_CREATED)
 
 

@@ -10,11 +10,11 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import mixins, serializers
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments import permissions as rules
+from tournaments.api.parsers import StrictJSONParser
 from tournaments.api.serializers import (
     ReasonSerializer,
     RedrawSerializer,
@@ -42,7 +42,7 @@ class RoundViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
 
     serializer_class = RoundSerializer
     filterset_fields = ["competition", "status", "number"]
-    parser_classes = [JSONParser]  # seatings are nested lists: JSON only
+    parser_classes = [StrictJSONParser]  # seatings are nested lists: JSON only
     organiser_reads = ("problems", "events")
 
     def get_queryset(self) -> QuerySet[Round]:

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import AuditEvent, Competition, Registration, Round, RoundEvent, ScoreSheet, Seat, Table
-from tournaments.seating import seating_problems
+from tournaments.seating import SeatingError, seating_problems
 from tournaments.seating.attendance import reseat
 from tournaments.services import audit
 from tournaments.services.errors import ServiceError
@@ -204,7 +204,10 @@ def reseat_round(round_: Round, *, players: Sequence[int], by: Any = None, reaso
     _check_registered(round_.competition, players)
     request = seating_request(round_.competition, players=players, before=round_.number, seed=round_.seed)
     before_tables = round_tables(round_)
-    seating = reseat(before_tables, request)
+    try:
+        seating = reseat(before_tables, request)
+    except SeatingError as exc:  # e.g. fewer than four players: the organiser's to fix, not a bug
+        raise ServiceError("; ".join(exc.problems)) from exc
     kept = sum(1 for old, new in zip(before_tables, seating, strict=False) if old == new)
     round_.tables.all().delete()
     _seat(round_, seating, request.players)

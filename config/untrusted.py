@@ -1,0 +1,26 @@
+"""Strict readings of text from outside (addresses, request bodies, the environment).
+
+``str.isdigit()`` is true for '²' and '١', which ``int()`` refuses or reads as another number, and ``int()``
+refuses more than 4300 digits: a whole number is read from ASCII digits only, and only so many of them.
+PostgreSQL stores no NUL (in text nor in jsonb) and no lone surrogate (it is not UTF-8): text holding one is
+refused where it comes in, with a message, instead of failing in the database.
+"""
+
+from __future__ import annotations
+
+import re
+
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+UNSTORABLE_MESSAGE = "text must not contain NUL (U+0000) or lone surrogates (U+D800 to U+DFFF)"
+
+
+def whole_number(text: str | None, *, max_digits: int = 9) -> int | None:
+    """``text`` as a number if it is 1 to ``max_digits`` ASCII digits (9: it fits a 32-bit column), else None."""
+    if text and len(text) <= max_digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
+def storable(text: str) -> bool:
+    """Whether the database can store ``text`` as it is."""
+    return UNSTORABLE.search(text) is None
