@@ -6,6 +6,7 @@ must stop the process at start-up, not surface later as odd behaviour.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from urllib.parse import urlparse
 
@@ -136,3 +137,14 @@ def env_rate(name: str, default: str) -> str:
     if not sep or not whole_number(count) or period not in _RATE_PERIODS:
         raise ImproperlyConfigured(f"{name}={raw!r} must look like 30/minute (per second, minute, hour or day)")
     return raw.strip()
+
+
+def env_networks(name: str) -> list[str]:
+    """A comma-separated list of IP addresses or networks (``10.0.0.0/8``); a typo fails at start-up, not later."""
+    networks = env_list(name, default=[])
+    for network in networks:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except ValueError as exc:
+            raise ImproperlyConfigured(f"{name}: {network!r} is not an IP address or network") from exc
+    return networks

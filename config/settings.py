@@ -20,6 +20,7 @@ from config.env import (
     env_choice,
     env_int,
     env_list,
+    env_networks,
     env_rate,
     proxy_ssl_header,
     redis_url,
@@ -234,9 +235,11 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", default=1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True  # a successful login forgets the earlier failures
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-# The same address the audit trail records (REMOTE_ADDR): a proxy must pass the client's address on that way,
-# never trust X-Forwarded-For, which any client can send.
+# The same address the audit trail records: REMOTE_ADDR, or behind TRUSTED_PROXIES the client's address they
+# add to X-Forwarded-For (which is never believed from anyone else: any client can send it).
 AXES_CLIENT_IP_CALLABLE = "tournaments.services.audit.client_ip"
+# Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For is believed; none by default.
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
 # Wrong table codes on the entry page (``…/entry/?code=``) from one address before it waits the same cool-off.
 TABLE_CODE_FAILURE_LIMIT = env_int("TABLE_CODE_FAILURE_LIMIT", default=10, minimum=1)
 
@@ -275,10 +278,11 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # Throttles count by REMOTE_ADDR, as the audit trail and the login lockout do (X-Forwarded-For is not trusted).
+    # Throttles count by the client's address as the audit trail and the lock-out see it (TRUSTED_PROXIES):
+    # the token endpoint's throttle asks ``client_ip``; DRF's own reading of X-Forwarded-For stays off.
     "NUM_PROXIES": 0,
-    # For the token endpoint once its view uses ScopedRateThrottle with throttle_scope="token": requests per
-    # address, whatever the usernames (the lockout above counts per username and address).
+    # The token endpoint: requests per address, whatever the usernames (the lockout above counts per username
+    # and address).
     "DEFAULT_THROTTLE_RATES": {"token": env_rate("API_TOKEN_RATE", "30/minute")},
 }
 SPECTACULAR_SETTINGS = {

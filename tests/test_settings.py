@@ -201,6 +201,7 @@ def test_a_zero_coalesce_delay_is_accepted(tmp_path: Path) -> None:
         pytest.param({"LOGIN_COOLOFF_MINUTES": "soon"}, "LOGIN_COOLOFF_MINUTES", id="cooloff-not-a-number"),
         pytest.param({"TABLE_CODE_FAILURE_LIMIT": "0"}, "TABLE_CODE_FAILURE_LIMIT", id="table-code-limit-zero"),
         pytest.param({"API_TOKEN_RATE": "lots"}, "API_TOKEN_RATE", id="token-rate-malformed"),
+        pytest.param({"TRUSTED_PROXIES": "10.0.0.1,10.0.0.0/33"}, "TRUSTED_PROXIES", id="trusted-proxy-bad-network"),
     ],
 )
 def test_a_bad_value_stops_the_process_with_improperly_configured(

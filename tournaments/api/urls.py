@@ -1,14 +1,23 @@
 from django.urls import include, path, re_path
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.request import Request
 from rest_framework.routers import DefaultRouter
 from rest_framework.throttling import ScopedRateThrottle
 
 from tournaments.api import views_history, views_results, views_rounds, views_setup
 from tournaments.api.errors import ApiSchema, not_found
+from tournaments.services.audit import client_ip
+
+
+class ClientAddressThrottle(ScopedRateThrottle):
+    """Counts per client address as the audit trail and the login lock-out see it (``TRUSTED_PROXIES``)."""
+
+    def get_ident(self, request: Request) -> str:
+        return client_ip(request) or ""
 
 
 class TokenView(ObtainAuthToken):
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ClientAddressThrottle]
     throttle_scope = "token"
 
 

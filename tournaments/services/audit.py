@@ -7,9 +7,12 @@ variable, so threads and async tasks each see their own); services pass ``by`` w
 from __future__ import annotations
 
 import contextvars
+import functools
+import ipaddress
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 from tournaments.models import AuditEvent
@@ -18,8 +21,36 @@ _request: contextvars.ContextVar[tuple[Any, str | None] | None] = contextvars.Co
 
 
 def client_ip(request: HttpRequest) -> str | None:
-    """The address the request came from (REMOTE_ADDR: behind a proxy, configure it to set that)."""
-    return request.META.get("REMOTE_ADDR") or None
+    """The address the request came from, for the audit trail, the login lock-out and the table-code throttle.
+
+    REMOTE_ADDR, unless it is one of ``TRUSTED_PROXIES``: then the nearest address in X-Forwarded-For that
+    is not one of them. Only the proxies' own additions are believed; what a client wrote into the header
+    itself lies further left, beyond the first address that is not a trusted proxy.
+    """
+    remote = request.META.get("REMOTE_ADDR") or None
+    proxies = _trusted_proxies(tuple(settings.TRUSTED_PROXIES))
+    if remote is None or not _among(remote, proxies):
+        return remote
+    for hop in reversed(request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")):
+        if not _among(hop.strip(), proxies):
+            try:
+                return str(ipaddress.ip_address(hop.strip()))
+            except ValueError:  # garbled: the trusted proxy's own address is all we know
+                return remote
+    return remote
+
+
+@functools.cache
+def _trusted_proxies(networks: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(network, strict=False) for network in networks)
+
+
+def _among(address: str, networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
 
 
 class AuditMiddleware:
