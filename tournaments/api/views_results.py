@@ -177,8 +177,6 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             entries = import_lines(sheet, lines, by=request.user)
         except ImportRejected as exc:
             return errors_response(exc.errors)
-        except EntryRejected as exc:  # the sheet takes no lines (a draft or finalised round, a final sheet)
-            return errors_response((None, e) for e in exc.errors)
         return Response(DealEntrySerializer(entries, many=True).data, status=status.HTTP_201_CREATED)
 
 

@@ -175,8 +175,11 @@ def import_lines(sheet: ScoreSheet, lines: list[Any], *, by: Any = None) -> list
         engine_sheet(sheet, [*existing, *lines])
     except EntryRejected as exc:
         raise ImportRejected(_rows(exc, len(existing))) from exc
-    with transaction.atomic():
-        return [record_deal(sheet, line, by=by, source=DealEntry.Source.IMPORT).entry for line in lines]
+    try:
+        with transaction.atomic():
+            return [record_deal(sheet, line, by=by, source=DealEntry.Source.IMPORT).entry for line in lines]
+    except EntryRejected as exc:  # the sheet takes no lines (a draft or finalised round, a final sheet)
+        raise ImportRejected([(None, e) for e in exc.errors]) from exc
 
 
 def _rows(exc: EntryRejected, offset: int) -> list[tuple[int | None, FieldError]]:
