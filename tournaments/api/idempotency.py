@@ -20,7 +20,8 @@ import hashlib
 import json
 from typing import Any
 
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
 from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.renderers import JSONRenderer
@@ -71,16 +72,40 @@ def claim(request: Request) -> IdempotentRequest | None:
     user = request.user if request.user.is_authenticated else None
     scope = "" if user is not None else request.headers.get("X-Table-Code", "")[:40]
     fingerprint = _fingerprint(request)
-    try:
-        with transaction.atomic():
-            return IdempotentRequest.objects.create(key=key, user=user, scope=scope, fingerprint=fingerprint)
-    except IntegrityError:
-        existing = IdempotentRequest.objects.get(key=key, user=user, scope=scope)
+    claimed = _insert_claim(IdempotentRequest(key=key, user=user, scope=scope, fingerprint=fingerprint))
+    if claimed is not None:
+        return claimed
+    existing = IdempotentRequest.objects.get(key=key, user=user, scope=scope)
     if existing.fingerprint != fingerprint:
         raise KeyReused(f"{HEADER} {key!r} was used for another request")
     if existing.state != IdempotentRequest.State.DONE:
         raise KeyConflict(f"a request with {HEADER} {key!r} is still being processed: retry shortly")
     raise Replay(existing)
+
+
+def _insert_claim(claim: IdempotentRequest) -> IdempotentRequest | None:
+    """``claim`` stored, or ``None`` if its key is taken (by a request still running, it waits for that one).
+
+    ``INSERT … ON CONFLICT DO NOTHING``: a taken key is an answer, not an error, so the claim needs no
+    savepoint of its own inside the caller's transaction (every line of an evening makes one).
+    """
+    claim.created_at = timezone.now()
+    columns = ("key", "scope", "user_id", "fingerprint", "state", "created_at")
+    values = [claim.key, claim.scope, claim.user_id, claim.fingerprint, claim.state]
+    values.append(connection.ops.adapt_datetimefield_value(claim.created_at))
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(IdempotentRequest._meta.db_table)} ({', '.join(map(quote, columns))}) "
+            f"VALUES ({', '.join(['%s'] * len(columns))}) ON CONFLICT DO NOTHING RETURNING id",
+            values,
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    claim.pk = row[0]
+    claim._state.adding, claim._state.db = False, connection.alias
+    return claim
 
 
 def store(claimed: IdempotentRequest, response: Response) -> None:
