@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "axes",
     "csp",
+    "django_htmx",
     "tournaments",
     "scoring",
 ]
@@ -66,6 +67,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tournaments.services.audit.AuditMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # last: turns a login refused for too many failures into the lockout page (429)
     "axes.middleware.AxesMiddleware",

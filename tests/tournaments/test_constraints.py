@@ -275,3 +275,14 @@ def test_league_options_the_standings_refuse_are_refused_on_their_field(field: s
 def test_league_options_within_range_are_accepted() -> None:
     competition = CompetitionFactory(kind="league", evening_decay=0.9, best_evenings=8, min_evenings=3)
     competition.full_clean()
+
+
+@pytest.mark.parametrize(
+    ("visibility", "is_public", "public_results"),
+    [("hidden", False, False), ("standings", True, False), ("everything", True, True)],
+)
+def test_visibility_is_the_two_switches_as_one_choice(visibility: str, is_public: bool, public_results: bool) -> None:
+    competition = CompetitionFactory()
+    competition.visibility = visibility
+    assert (competition.is_public, competition.public_results) == (is_public, public_results)
+    assert competition.visibility == visibility

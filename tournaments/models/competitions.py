@@ -24,7 +24,13 @@ class Competition(models.Model):
     deals_per_session = models.PositiveSmallIntegerField(
         _("deals per session"), null=True, blank=True, help_text=_("16 or 24; empty for open-ended Zwicken sessions")
     )
+    # Visibility: hidden (not public), standings only (public, results not), or everything (both public).
     is_public = models.BooleanField(_("public"), default=True)
+    public_results = models.BooleanField(
+        _("results public"),
+        default=True,
+        help_text=_("Round results, table sheets and players' sessions are public too, not only the standings."),
+    )
     starts_on = models.DateField(_("starts on"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # How the standings rank (scoring.methods and scoring.tiebreaks registries; checked by the standings service).
@@ -66,6 +72,23 @@ class Competition(models.Model):
                 violation_error_message=_("A session has 16 or 24 deals, or is open-ended for Zwicken."),
             ),
         ]
+
+    class Visibility(models.TextChoices):
+        HIDDEN = "hidden", _("Hidden")
+        STANDINGS = "standings", _("Standings only")
+        EVERYTHING = "everything", _("Everything")
+
+    @property
+    def visibility(self) -> str:
+        """The two switches as the one choice organisers make."""
+        if not self.is_public:
+            return self.Visibility.HIDDEN
+        return self.Visibility.EVERYTHING if self.public_results else self.Visibility.STANDINGS
+
+    @visibility.setter
+    def visibility(self, value: str) -> None:
+        self.is_public = value != self.Visibility.HIDDEN
+        self.public_results = value == self.Visibility.EVERYTHING
 
     def __str__(self) -> str:
         return self.name
