@@ -1,13 +1,14 @@
-from django.urls import path
+from django.urls import include, path
 
-from tournaments import views, views_print
+from tournaments import views, views_entry, views_print
 
 urlpatterns = [
+    path("manage/", include("tournaments.urls_organiser")),
     path("", views.home, name="home"),
     path("c/<slug:slug>/", views.competition_detail, name="competition"),
     path("c/<slug:slug>/season/", views.season, name="season"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("c/<slug:slug>/r<int:round_number>/print/", views_print.round_print, name="round-print"),
     path("c/<slug:slug>/r<int:round_number>/t<int:table_number>/", views.sheet_detail, name="sheet"),
-    path("c/<slug:slug>/r<int:round_number>/t<int:table_number>/entry/", views.sheet_entry, name="sheet-entry"),
+    path("c/<slug:slug>/r<int:round_number>/t<int:table_number>/entry/", views_entry.sheet_entry, name="sheet-entry"),
 ]

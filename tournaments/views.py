@@ -2,33 +2,13 @@
 
 from __future__ import annotations
 
-import secrets
-import uuid
-from typing import Any
-
-from django.conf import settings
-from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.cache import cache
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext as _
+from django.shortcuts import get_object_or_404, render
 
-from config.untrusted import whole_number
 from tournaments import selectors
-from tournaments.forms import DealLineForm, ZwickenLineForm, line_form_class
 from tournaments.models import Competition, Player, Round, ScoreSheet
 from tournaments.permissions import can_enter_scores, can_manage_competition
-from tournaments.services.audit import client_ip
-from tournaments.services.entry import engine_sheet, record_deal
-from tournaments.services.errors import EntryRejected, StaleVersion
 from tournaments.services.privacy import sees_full_name
-
-EntryForm = type[DealLineForm] | type[ZwickenLineForm]
-
-# The session remembers the table codes its holder typed or followed, by sheet: {"<sheet id>": "<code>"}.
-TABLE_CODES = "table_codes"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -90,147 +70,6 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
             "manages": manages,  # who entered each version: their account names, for those who run it
         },
     )
-
-
-# -- entry: those who run the competition, or the table with its code ----------------------------------------------
-
-
-def _find_sheet(slug: str, round_number: int, table_number: int) -> ScoreSheet | None:
-    return (
-        ScoreSheet.objects.select_related("table__round__competition__club", "table__round__competition__rule_set")
-        .filter(
-            table__round__competition__slug=slug,
-            table__round__number=round_number,
-            table__number=table_number,
-        )
-        .first()
-    )
-
-
-def holds_table_code(request: HttpRequest, sheet: ScoreSheet) -> bool:
-    """This session opened ``sheet`` with its current table code (a new code shuts the old one out)."""
-    held = request.session.get(TABLE_CODES, {}).get(str(sheet.pk))
-    return isinstance(held, str) and secrets.compare_digest(held.encode(), sheet.captain_code.encode())
-
-
-def table_code_failures_key(request: HttpRequest) -> str:
-    return f"table-code-failures:{client_ip(request)}"
-
-
-def _open_with_code(request: HttpRequest, slug: str, round_number: int, table_number: int, code: str) -> HttpResponse:
-    """``…/entry/?code=…``: remember the code in the session and continue without it in the address."""
-    key = table_code_failures_key(request)
-    if cache.get(key, 0) >= settings.TABLE_CODE_FAILURE_LIMIT:
-        return render(request, "registration/locked_out.html", {"table_code": True}, status=429)
-    sheet = _find_sheet(slug, round_number, table_number)
-    if sheet is None or not secrets.compare_digest(code.encode(), sheet.captain_code.encode()):
-        if not cache.add(key, 1, timeout=int(settings.AXES_COOLOFF_TIME.total_seconds())):
-            try:
-                cache.incr(key)
-            except ValueError:  # expired in between: this failure starts a new count
-                cache.add(key, 1, timeout=int(settings.AXES_COOLOFF_TIME.total_seconds()))
-        raise PermissionDenied(_("This table code does not open this score sheet."))
-    request.session.cycle_key()  # a new right, a new session id (no fixation)
-    request.session[TABLE_CODES] = {**request.session.get(TABLE_CODES, {}), str(sheet.pk): code}
-    return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
-
-
-def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
-    code = request.GET.get("code")
-    if code is not None:
-        return _open_with_code(request, slug, round_number, table_number, code)
-    sheet = _find_sheet(slug, round_number, table_number)
-    captain = sheet is not None and holds_table_code(request, sheet)
-    if not captain and not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())  # whether or not there is such a sheet
-    if sheet is None:
-        raise Http404
-    competition = sheet.table.round.competition
-    manages = can_enter_scores(request.user, competition)
-    if not manages:
-        if not competition.is_public and not captain:
-            raise Http404
-        if sheet.table.round.status == Round.Status.DRAFT:
-            raise Http404("this round's seating is not published yet")
-        if not captain:
-            raise PermissionDenied(_("Only the organising club's administrators enter score sheets."))
-    seats = selectors.shown_seats(sheet, full_names=manages)
-    rules = competition.rule_set.engine_rules()
-    form_class = line_form_class(competition.game)
-    form_kwargs = {"seats": seats, "ladder": rules.ladder}
-    if request.method == "POST":
-        form = form_class(request.POST, **form_kwargs)
-        if form.is_valid():
-            try:
-                result = record_deal(
-                    sheet,
-                    form.to_line(),
-                    by=request.user if request.user.is_authenticated else None,
-                    idempotency_key=form.cleaned_data["idempotency_key"] or None,
-                    expected_version=form.cleaned_data.get("version"),
-                )
-            except StaleVersion as exc:
-                # someone else saved this deal meanwhile: nothing of ours is stored; show theirs and let the user
-                # decide (saving again now replaces their version, knowingly)
-                data = request.POST.copy()
-                if exc.current is not None:
-                    data["version"] = str(exc.current.version)
-                form = form_class(data, **form_kwargs)
-                form.is_valid()
-                form.add_error(None, _stale_message(exc))
-            except EntryRejected as exc:
-                for error in exc.errors:
-                    form.add_error(form.engine_field(error.field), f"{error.message} [{error.code}]")
-            else:
-                entry = result.entry
-                messages.success(
-                    request,
-                    _("Deal %(deal)s saved: %(points)s") % {"deal": entry.deal_number, "points": entry.points},
-                )
-                return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
-    else:
-        initial = _entry_initial(sheet, form_class, whole_number(request.GET.get("deal")))
-        form = form_class(initial=initial, **form_kwargs)
-    return render(
-        request,
-        "sheet_entry.html",
-        {
-            "competition": competition,
-            "sheet": sheet,
-            "seats": seats,
-            "form": form,
-            "lines": selectors.sheet_lines(sheet),
-            "captain": captain and not manages,
-        },
-    )
-
-
-def _entry_initial(sheet: ScoreSheet, form_class: EntryForm, deal: int | None) -> dict[str, Any]:
-    """The form as it opens: ``deal``'s current line to correct (if the sheet has that deal), else the next deal;
-    a fresh idempotency key either way."""
-    current = {line.entry.deal_number: line.entry for line in selectors.sheet_lines(sheet)}
-    entry = current.get(deal) if deal is not None else None
-    if entry is not None:
-        initial = {**form_class.initial_from_line(entry.line), "version": entry.version}
-    else:
-        engine = engine_sheet(sheet)
-        initial = {"deal": engine.next_deal, "dealer": engine.expected_dealer or 0, "version": 0}
-    return {**initial, "idempotency_key": uuid.uuid4().hex}
-
-
-def _stale_message(exc: StaleVersion) -> str:
-    current = exc.current
-    if current is None:
-        return _("This deal changed while you were typing. Nothing was saved; check the sheet and enter it again.")
-    return _(
-        "Someone else saved deal %(deal)s meanwhile (now version %(version)s: %(contract)s, points %(points)s). "
-        "Nothing of yours was saved: check their line, and save yours again if it is still right."
-    ) % {
-        "deal": current.deal_number,
-        "version": current.version,
-        "contract": current.contract,
-        "points": current.points,
-    }
 
 
 def season(request: HttpRequest, slug: str) -> HttpResponse:

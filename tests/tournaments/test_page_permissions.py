@@ -35,7 +35,7 @@ from tests.roles import make_roles
 from tournaments.models import Competition, DealEntry, Player, Round, ScoreSheet
 from tournaments.services.entry import record_deal
 from tournaments.services.rounds import create_round
-from tournaments.views import table_code_failures_key
+from tournaments.views_entry import table_code_failures_key
 
 pytestmark = pytest.mark.django_db
 
