@@ -405,10 +405,10 @@ def test_an_entry_reports_success_when_the_standings_request_meets_a_database_er
 ) -> None:
     competition, sheet = one_table()
 
-    def unreachable(**kwargs: Any) -> Any:
+    def unreachable(*args: Any, **kwargs: Any) -> Any:
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(StandingsState.objects, "get_or_create", unreachable)
+    monkeypatch.setattr(services, "_claim_standings_request", unreachable)
     result = record_deal(sheet, alleen(1))  # the on_commit request runs after the commit, and fails: no raise
     monkeypatch.undo()
 
