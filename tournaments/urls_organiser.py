@@ -1,5 +1,31 @@
 """The organiser's pages, under /manage/: competitions, registrations, rounds and their progress."""
 
-from django.urls import path  # noqa: F401 - the organiser's routes come here
+from django.urls import path
 
-urlpatterns: list = []  # type: ignore[type-arg]
+from tournaments import views_organiser as competitions
+from tournaments import views_organiser_players as players
+from tournaments import views_organiser_rounds as rounds
+
+ROUND = "c/<slug:slug>/r<int:number>/"
+
+urlpatterns = [
+    path("", competitions.dashboard, name="manage-dashboard"),
+    path("new/", competitions.competition_new, name="manage-competition-new"),
+    path("c/<slug:slug>/", competitions.competition_page, name="manage-competition"),
+    path("c/<slug:slug>/edit/", competitions.competition_edit, name="manage-competition-edit"),
+    path("c/<slug:slug>/close/", competitions.competition_close, name="manage-competition-close"),
+    path("c/<slug:slug>/reopen/", competitions.competition_reopen, name="manage-competition-reopen"),
+    path("c/<slug:slug>/players/", players.players, name="manage-players"),
+    path("c/<slug:slug>/players/register/", players.register, name="manage-register"),
+    path("c/<slug:slug>/players/walk-in/", players.walk_in, name="manage-walk-in"),
+    path("c/<slug:slug>/players/import/", players.import_players, name="manage-import-players"),
+    path("c/<slug:slug>/players/<int:player_id>/withdraw/", players.withdraw, name="manage-withdraw"),
+    path("c/<slug:slug>/rounds/new/", rounds.round_new, name="manage-round-new"),
+    path(ROUND, rounds.round_page, name="manage-round"),
+    path(f"{ROUND}progress/", rounds.round_progress, name="manage-round-progress"),
+    path(f"{ROUND}redraw/", rounds.round_redraw, name="manage-round-redraw"),
+    path(f"{ROUND}swap/", rounds.round_swap, name="manage-round-swap"),
+    path(f"{ROUND}publish/", rounds.round_publish, name="manage-round-publish"),
+    path(f"{ROUND}finalise/", rounds.round_finalise, name="manage-round-finalise"),
+    path(f"{ROUND}reopen/", rounds.round_reopen, name="manage-round-reopen"),
+]

@@ -1,11 +1,20 @@
-"""Set up competitions: rule sets, the competition itself, registration."""
+"""Set up competitions: rule sets, the competition itself, registration (one by one, walk-ins, a CSV list)."""
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from tournaments.models import Club, Competition, Player, Registration, RuleSet
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext
+
+from config.untrusted import UNSTORABLE, UNSTORABLE_MESSAGE
+from tournaments.models import Club, Competition, Membership, Player, Registration, RuleSet
+from tournaments.services.errors import ServiceError
 from tournaments.services.seasons import refuse_if_closed
 
 
@@ -54,3 +63,244 @@ def register_players(competition: Competition, players: Iterable[Player]) -> int
         [Registration(competition=competition, player=p) for p in players], ignore_conflicts=True
     )
     return competition.registrations.count() - before
+
+
+def _free_rule_set_name(wanted: str, club: Club | None, competition_slug: str) -> str:
+    """The competition's name for its own rule set; the slug (and a number) added while the club has that name."""
+    longest = RuleSet._meta.get_field("name").max_length or 80
+    name, tries = wanted[:longest], 1
+    while RuleSet.objects.filter(club=club, name=name).exists():
+        tries += 1
+        suffix = f" ({competition_slug})" if tries == 2 else f" ({competition_slug} {tries})"
+        name = wanted[: max(longest - len(suffix), 1)] + suffix
+    return name
+
+
+@transaction.atomic
+def save_competition(
+    competition: Competition | None,
+    *,
+    club: Club | None = None,
+    game: str,
+    preset: str,
+    overrides: dict[str, Any],
+    visibility: str,
+    **fields: Any,
+) -> Competition:
+    """Create a competition with its own rule set, or change one (its rule set too).
+
+    Every problem, the engine's and the competition's, comes back at once as a ``ValidationError`` keyed by
+    field, so a form shows each beside its field. A rule set other competitions share is left as it is: the
+    changed rules become this competition's own. The game does not change once rounds are seated.
+    """
+    creating = competition is None
+    if competition is None:
+        assert club is not None, "a new competition needs its club"
+        competition = Competition(club=club)
+    elif game != competition.game and competition.rounds.exists():
+        raise ValidationError({"game": gettext("The game cannot change once rounds are seated.")})
+    for name, value in fields.items():
+        setattr(competition, name, value)
+    competition.game = game
+    competition.visibility = visibility
+    if game == RuleSet.GameChoice.ZWICKEN:
+        competition.deals_per_session = None
+    rule_set = None if creating else competition.rule_set
+    rules_change = rule_set is None or (rule_set.game, rule_set.preset, rule_set.overrides) != (game, preset, overrides)
+    shared = rule_set is not None and rule_set.competitions.exclude(pk=competition.pk).exists()
+    if rule_set is None or (rules_change and shared):
+        name = _free_rule_set_name(competition.name or competition.slug, competition.club, competition.slug)
+        rule_set = RuleSet(name=name, club=competition.club)
+    rule_set.game, rule_set.preset, rule_set.overrides = game, preset, overrides
+    errors: dict[str, list[str]] = {}
+    for row, exclude in ((rule_set, ["name", "club"]), (competition, ["rule_set", "club"])):
+        try:
+            row.full_clean(exclude=exclude)
+        except ValidationError as exc:
+            for field, messages in exc.message_dict.items():
+                errors.setdefault(field, []).extend(messages)
+    if errors:
+        raise ValidationError(errors)
+    if rules_change:
+        rule_set.save()
+    competition.rule_set = rule_set
+    competition.save()
+    return competition
+
+
+@transaction.atomic
+def add_walk_in(
+    competition: Competition,
+    *,
+    first_name: str,
+    last_name: str,
+    federation_id: str | None = None,
+    club: Club | None = None,
+) -> Player:
+    """A player nobody registered beforehand: created (a member of ``club`` if given) and registered at once.
+
+    A federation id that is taken is a ``ValidationError`` on that field: that player exists, register them.
+    """
+    refuse_if_closed(competition, "register players")
+    player = Player(first_name=first_name, last_name=last_name, federation_id=federation_id or None)
+    player.full_clean()
+    player.save()
+    if club is not None:
+        Membership.objects.get_or_create(club=club, player=player)
+    register_players(competition, [player])
+    return player
+
+
+# -- a CSV list of players ------------------------------------------------------------------------------------------
+
+MAX_IMPORT_ROWS = 2000
+COLUMN_NAMES = {"name", "first_name", "last_name", "federation_id"}
+
+
+class PlayerImportRejected(ServiceError):
+    """A list of players was refused whole; ``errors`` holds (line number, message) for every bad row."""
+
+    def __init__(self, errors: list[tuple[int, str]]):
+        self.errors = errors
+        super().__init__("; ".join(f"line {line}: {message}" for line, message in errors))
+
+
+@dataclass(frozen=True)
+class PlayerImport:
+    created: int  # players new to the site
+    registered: int  # registrations new to the competition (the rest were registered already)
+    rows: int
+
+
+@dataclass(frozen=True)
+class _Row:
+    line: int
+    first_name: str
+    last_name: str
+    federation_id: str | None
+
+
+def import_players_csv(competition: Competition, text: str, *, club: Club | None = None) -> PlayerImport:
+    """Register the players of a CSV list (``name`` or ``first_name`` and ``last_name``; ``federation_id``).
+
+    A row is an existing player when its federation id is theirs (the names must agree) or, without an id,
+    when exactly one player has that name; otherwise a new player (a member of ``club`` if given). Every bad
+    row is reported (``PlayerImportRejected``) and then nothing is written.
+    """
+    refuse_if_closed(competition, "register players")
+    rows, errors = _read_player_rows(text)
+    players, new = _match_players(rows, errors)
+    if errors:
+        raise PlayerImportRejected(sorted(errors))
+    with transaction.atomic():
+        for player in new:
+            player.save()
+            if club is not None:
+                Membership.objects.get_or_create(club=club, player=player)
+        registered = register_players(competition, players)
+    return PlayerImport(created=len(new), registered=registered, rows=len(rows))
+
+
+def _read_player_rows(text: str) -> tuple[list[_Row], list[tuple[int, str]]]:
+    text = text.removeprefix("\ufeff")  # a spreadsheet's byte order mark
+    unstorable = UNSTORABLE.search(text)
+    if unstorable:
+        return [], [(text[: unstorable.start()].count("\n") + 1, UNSTORABLE_MESSAGE)]
+    first_line = text.split("\n", 1)[0]
+    delimiter = ";" if ";" in first_line and "," not in first_line else ","  # spreadsheets in Belgium write ";"
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    try:
+        table = [(reader.line_num, cells) for cells in reader if any(cell.strip() for cell in cells)]
+    except csv.Error as exc:
+        return [], [(reader.line_num, str(exc))]
+    if not table:
+        return [], [(1, gettext("the file is empty: give a header line and one line per player"))]
+    (header_line, header), *body = table
+    columns = [cell.strip().lower().replace(" ", "_").replace("-", "_") for cell in header]
+    unknown = [c for c in columns if c not in COLUMN_NAMES]
+    has_names = "name" in columns or {"first_name", "last_name"} <= set(columns)
+    if unknown or not has_names or len(set(columns)) < len(columns):
+        return [], [(header_line, _header_problem(columns, unknown))]
+    if len(body) > MAX_IMPORT_ROWS:
+        return [], [(header_line, gettext("at most %(n)s players at a time") % {"n": MAX_IMPORT_ROWS})]
+    rows, errors = [], []
+    for line, cells in body:
+        if len(cells) > len(columns):
+            errors.append((line, gettext("more cells than the header has columns")))
+            continue
+        values = dict(zip(columns, (cell.strip() for cell in cells), strict=False))
+        first, last = values.get("first_name", ""), values.get("last_name", "")
+        if "name" in values:
+            first, _, last = values["name"].partition(" ")
+            first, last = first.strip(), last.strip()
+        if not first or not last:
+            errors.append((line, gettext("give a first and a last name")))
+            continue
+        rows.append(_Row(line, first, last, values.get("federation_id") or None))
+    return rows, errors
+
+
+def _header_problem(columns: list[str], unknown: list[str]) -> str:
+    expected = gettext("expected columns: name (or first_name and last_name) and, if known, federation_id")
+    if unknown:
+        return gettext("unknown column %(columns)s; %(expected)s") % {
+            "columns": ", ".join(unknown),
+            "expected": expected,
+        }
+    if len(set(columns)) < len(columns):
+        return gettext("a column is named twice; %(expected)s") % {"expected": expected}
+    return expected
+
+
+def _match_players(rows: list[_Row], errors: list[tuple[int, str]]) -> tuple[list[Player], list[Player]]:
+    """Each row's player (existing, or new and unsaved), and the new ones; problems go into ``errors``."""
+    ids = [row.federation_id for row in rows if row.federation_id]
+    by_id = {p.federation_id: p for p in Player.objects.filter(federation_id__in=ids)}
+    players: list[Player] = []
+    new: list[Player] = []
+    seen: dict[Any, int] = {}  # each player's first line
+    for row in rows:
+        try:
+            player = by_id.get(row.federation_id) if row.federation_id else _only_player_named(row)
+            if player is not None and row.federation_id and not _same_name(player, row):
+                known = {"id": row.federation_id, "name": player.name}
+                raise ServiceError(gettext("federation id %(id)s is %(name)s's") % known)
+            if player is None:
+                player = _new_player(row)
+                new.append(player)
+        except ServiceError as exc:
+            errors.append((row.line, str(exc)))
+            continue
+        key = player.pk or row.federation_id or (row.first_name.lower(), row.last_name.lower())
+        if key in seen:
+            errors.append((row.line, gettext("the same player as on line %(line)s") % {"line": seen[key]}))
+            continue
+        seen[key] = row.line
+        players.append(player)
+    return players, new
+
+
+def _only_player_named(row: _Row) -> Player | None:
+    namesakes = Player.objects.filter(
+        first_name__iexact=row.first_name, last_name__iexact=row.last_name, anonymised_at__isnull=True
+    )
+    found = list(namesakes[:2])
+    if len(found) > 1:
+        name = f"{row.first_name} {row.last_name}"
+        raise ServiceError(gettext("several players are named %(name)s: give the federation id") % {"name": name})
+    return found[0] if found else None
+
+
+def _new_player(row: _Row) -> Player:
+    player = Player(first_name=row.first_name, last_name=row.last_name, federation_id=row.federation_id)
+    try:
+        player.full_clean(validate_unique=False)  # a known federation id was matched already
+    except ValidationError as exc:
+        raise ServiceError(
+            "; ".join(f"{field}: {' '.join(messages)}" for field, messages in exc.message_dict.items())
+        ) from exc
+    return player
+
+
+def _same_name(player: Player, row: _Row) -> bool:
+    return (player.first_name.lower(), player.last_name.lower()) == (row.first_name.lower(), row.last_name.lower())

@@ -1,0 +1,308 @@
+"""The organiser's forms. They read and tidy input; the services and the engine judge it.
+
+Errors the services raise per field (``ValidationError.message_dict``) are put back on the same-named field by
+``show_errors``, so the engine's complaint about an override appears beside the overrides.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+import games
+from config.untrusted import UNSTORABLE_MESSAGE, storable
+from games.errors import GameError
+from games.presets import VARIANTS
+from scoring.methods import METHODS
+from scoring.tiebreaks import TIEBREAKS
+from tournaments.models import Club, Competition, RuleSet
+from tournaments.seating import GENERATORS
+
+# The registries' names, translatable. The organiser's own tables ("manual") are given through the API.
+SEATING_NAMES = {
+    "random": _("Random draw"),
+    "greedy": _("Greedy (quick, fewer repeated meetings)"),
+    "mixer": _("Mixer (fewest repeated meetings, seating wishes)"),
+    "swiss": _("Swiss (players of similar standing)"),
+    "schedule": _("Schedule (all rounds planned at once)"),
+}
+SEATING_CHOICES = [(key, SEATING_NAMES.get(key, gen.name)) for key, gen in GENERATORS.items() if key != "manual"]
+METHOD_NAMES = {
+    "total_points": _("Total points"),
+    "points_per_deal": _("Points per deal"),
+    "placement": _("Placement points"),
+    "combined": _("Placement points, then total points"),
+}
+VARIANT_NAMES = {
+    "kleurenwiezen": _("Kleurenwiezen"),
+    "1v3": _("One against three only"),
+    "counter_clockwise": _("Counter-clockwise"),
+}
+BIGINT = 2**63 - 1
+SMALLINT = 32767
+MAX_UPLOAD = 1_000_000  # bytes: a list of a few thousand players
+
+
+def show_errors(form: forms.Form, error: ValidationError) -> None:
+    """Put a service's field errors on the form's fields of the same name, the rest above the form."""
+    for field, messages in error.message_dict.items():
+        for message in messages:
+            form.add_error(field if field in form.fields else None, message)
+
+
+def _storable_json(value: Any) -> bool:
+    """Whether PostgreSQL's jsonb takes every string in ``value`` (its keys too): JSON's \\u0000 it refuses."""
+    if isinstance(value, str):
+        return storable(value)
+    if isinstance(value, dict):
+        return all(_storable_json(k) and _storable_json(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_storable_json(v) for v in value)
+    return True
+
+
+def _comma_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+class CompetitionForm(forms.Form):
+    """A competition's settings and its rule set (an engine preset, variants and JSON overrides)."""
+
+    club = forms.ModelChoiceField(label=_("Organising club"), queryset=Club.objects.none())
+    name = forms.CharField(label=_("Name"), max_length=120)
+    slug = forms.SlugField(
+        label=_("Address name"), max_length=50, help_text=_("Letters, digits and hyphens, e.g. bk-2026.")
+    )
+    kind = forms.ChoiceField(label=_("Kind"), choices=Competition.Kind.choices)
+    game = forms.ChoiceField(label=_("Game"), choices=RuleSet.GameChoice.choices)
+    preset = forms.ChoiceField(label=_("Rule set"))
+    variants = forms.MultipleChoiceField(
+        label=_("Variants (Wiezen only)"),
+        required=False,
+        choices=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
+        widget=forms.CheckboxSelectMultiple,
+    )
+    overrides = forms.CharField(
+        label=_("Rule changes (JSON)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
+        help_text=_('A JSON object of the rule set\'s fields to change, e.g. {"tariffs": {"miserie": {"base": 8}}}.'),
+    )
+    deals_per_session = forms.TypedChoiceField(
+        label=_("Deals per session"),
+        choices=[(16, "16"), (24, "24")],
+        coerce=int,
+        required=False,
+        empty_value=None,
+        widget=forms.RadioSelect,
+        help_text=_("Zwicken sessions are open-ended."),
+    )
+    visibility = forms.ChoiceField(
+        label=_("Visible to the public"), choices=Competition.Visibility.choices, widget=forms.RadioSelect
+    )
+    starts_on = forms.DateField(label=_("Starts on"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    seating_method = forms.ChoiceField(label=_("Seating method"), choices=SEATING_CHOICES)
+    keep_clubmates_apart = forms.BooleanField(label=_("Keep club-mates apart"), required=False)
+    standings_method = forms.ChoiceField(
+        label=_("Standings method"), choices=[(key, METHOD_NAMES.get(key, m.name)) for key, m in METHODS.items()]
+    )
+    tie_breaks = forms.CharField(
+        label=_("Tie-breaks, in order"),
+        required=False,
+        max_length=300,
+    )
+    placement_points = forms.CharField(
+        label=_("Placement points"),
+        required=False,
+        max_length=300,
+        help_text=_("For placement standings: points for 1st, 2nd…, comma-separated, e.g. 10, 8, 6, 4."),
+    )
+    min_evenings = forms.IntegerField(label=_("Minimum evenings to be ranked"), min_value=0, max_value=SMALLINT)
+    best_evenings = forms.IntegerField(
+        label=_("Best evenings that count"), required=False, min_value=0, max_value=SMALLINT
+    )
+    evening_decay = forms.FloatField(label=_("Weight of an evening per evening of age"), min_value=0)
+
+    def __init__(self, *args: Any, clubs: QuerySet[Club] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        if clubs is None:  # an existing competition keeps its club
+            del self.fields["club"]
+        else:
+            self.fields["club"].queryset = clubs
+        presets = [(r.name, f"{r.name} — {r.description}" if r.description else r.name) for r in games.listing()]
+        current = self.initial.get("preset")
+        if current and current not in dict(presets):  # a club's own rule set name: keep it choosable
+            presets.append((current, current))
+        self.fields["preset"].choices = presets
+        self.fields["tie_breaks"].help_text = gettext("Comma-separated, from: %(keys)s.") % {
+            "keys": ", ".join(TIEBREAKS)
+        }
+
+    @classmethod
+    def initial_for(cls, competition: Competition | None) -> dict[str, Any]:
+        if competition is None:
+            return {
+                "kind": Competition.Kind.TOURNAMENT,
+                "game": RuleSet.GameChoice.WIEZEN,
+                "preset": "iwwa",
+                "overrides": "{}",
+                "deals_per_session": 16,
+                "visibility": Competition.Visibility.EVERYTHING,
+                "seating_method": "mixer",
+                "standings_method": "total_points",
+                "min_evenings": 0,
+                "evening_decay": 1.0,
+            }
+        rule_set = competition.rule_set
+        base, *variants = rule_set.preset.split("+")
+        fields = ("name", "slug", "kind", "game", "deals_per_session", "starts_on", "seating_method")
+        more = ("keep_clubmates_apart", "standings_method", "min_evenings", "best_evenings", "evening_decay")
+        return {
+            **{name: getattr(competition, name) for name in (*fields, *more)},
+            "preset": base,
+            "variants": variants,
+            "overrides": json.dumps(rule_set.overrides or {}, indent=1, ensure_ascii=False),
+            "visibility": competition.visibility,
+            "tie_breaks": ", ".join(competition.tie_breaks or []),
+            "placement_points": ", ".join(str(p) for p in competition.placement_points or []),
+        }
+
+    def clean_overrides(self) -> dict[str, Any]:
+        text = self.cleaned_data.get("overrides", "").strip() or "{}"
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            raise ValidationError(_("Not valid JSON: %(error)s") % {"error": exc}) from exc
+        if not isinstance(value, dict):
+            raise ValidationError(_("Overrides must be a JSON object."))
+        if not _storable_json(value):
+            raise ValidationError(UNSTORABLE_MESSAGE)
+        return value
+
+    def clean_tie_breaks(self) -> list[str]:
+        return _comma_list(self.cleaned_data.get("tie_breaks", ""))
+
+    def clean_placement_points(self) -> list[int]:
+        parts = _comma_list(self.cleaned_data.get("placement_points", ""))
+        if not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
+            raise ValidationError(_("Whole numbers, comma-separated."))
+        return [int(p) for p in parts]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        game, preset, variants = data.get("game"), data.get("preset"), data.get("variants") or []
+        if game and game != RuleSet.GameChoice.ZWICKEN and data.get("deals_per_session") is None:
+            self.add_error("deals_per_session", _("Choose 16 or 24 deals."))
+        if preset and variants:
+            data["preset"] = "+".join([preset, *variants])
+            try:
+                games.find(data["preset"])
+            except GameError as exc:
+                self.add_error("variants", str(exc))
+        return data
+
+    def service_arguments(self) -> dict[str, Any]:
+        """The cleaned data as ``save_competition`` takes it."""
+        data = dict(self.cleaned_data)
+        data.pop("variants", None)
+        data.pop("club", None)
+        return data
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(label=_("Find a player"), max_length=80, required=False, strip=True)
+
+
+class RegisterForm(forms.Form):
+    player = forms.IntegerField(min_value=1, max_value=BIGINT, widget=forms.HiddenInput)
+
+
+class WalkInForm(forms.Form):
+    first_name = forms.CharField(label=_("First name"), max_length=80)
+    last_name = forms.CharField(label=_("Last name"), max_length=80)
+    federation_id = forms.CharField(label=_("Federation id"), max_length=32, required=False)
+    club = forms.ModelChoiceField(
+        label=_("Club"), queryset=Club.objects.none(), required=False, empty_label=_("no club")
+    )
+
+    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs
+
+
+class PlayerImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file of players"),
+        help_text=_("A header line with name (or first_name and last_name) and federation_id, then one player a line."),
+    )
+    club = forms.ModelChoiceField(
+        label=_("Club of new players"), queryset=Club.objects.none(), required=False, empty_label=_("no club")
+    )
+
+    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs
+
+    def clean_file(self) -> str:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD:
+            raise ValidationError(_("The file is too large (at most 1 MB)."))
+        try:
+            return str(upload.read().decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise ValidationError(_("The file is not UTF-8 text: save it as “CSV UTF-8”.")) from exc
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=500)
+
+
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(label=_("Reason (optional)"), max_length=500, required=False)
+
+
+class NewRoundForm(forms.Form):
+    method = forms.ChoiceField(label=_("Seating method"), choices=SEATING_CHOICES)
+
+
+class RedrawForm(forms.Form):
+    method = forms.ChoiceField(label=_("Seating method"), choices=SEATING_CHOICES)
+    seed = forms.IntegerField(
+        label=_("Seed (optional)"),
+        required=False,
+        min_value=-BIGINT,
+        max_value=BIGINT,
+        help_text=_("Empty: the next seed."),
+    )
+
+
+class SwapForm(forms.Form):
+    first = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    second = forms.TypedChoiceField(label=_("Swap with"), coerce=int)
+
+    def __init__(self, *args: Any, players: list[tuple[int, str, int | None]], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        choices = [
+            (
+                pid,
+                gettext("%(name)s (table %(table)s)") % {"name": name, "table": table}
+                if table
+                else gettext("%(name)s (bye)") % {"name": name},
+            )
+            for pid, name, table in players
+        ]
+        self.fields["first"].choices = self.fields["second"].choices = choices
+        if len(choices) > 1:
+            self.fields["second"].initial = choices[1][0]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("first") is not None and data.get("first") == data.get("second"):
+            self.add_error("second", _("Choose two different players."))
+        return data

@@ -1,0 +1,152 @@
+"""The organiser's pages under /manage/: the competitions one runs, their settings, closing a season.
+
+Thin views: forms read the input, services do the work (and refuse with a ``ServiceError`` or field errors),
+messages say what happened. Players are in ``views_organiser_players``, rounds in ``views_organiser_rounds``.
+Whoever may not run a competition gets a 403, or a 404 when it is not public (its existence is not told).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_POST
+
+from tournaments import selectors_organiser as selectors
+from tournaments.forms_organiser import BIGINT, SEATING_NAMES, CompetitionForm, NewRoundForm, ReasonForm, show_errors
+from tournaments.models import Competition
+from tournaments.permissions import can_manage_competition
+from tournaments.services.competitions import save_competition
+from tournaments.services.errors import ServiceError
+from tournaments.services.seasons import close_competition, reopen_competition
+
+METHOD_LABELS = {**SEATING_NAMES, "manual": _lazy("The organiser's own tables")}
+
+
+def managed_competition(request: HttpRequest, slug: str) -> Competition:
+    """The competition at ``slug`` if the user runs it: 403 otherwise, 404 when it is not public either."""
+    competition = get_object_or_404(Competition.objects.select_related("club", "rule_set"), slug=slug)
+    if not can_manage_competition(request.user, competition):
+        if competition.is_public:
+            raise PermissionDenied(_("Only the competition's organisers manage it."))
+        raise Http404
+    return competition
+
+
+def known_id(number: int) -> int:
+    """A number from the address, if a database column can hold it (SQLite refuses larger ones): else a 404."""
+    if number > BIGINT:
+        raise Http404
+    return number
+
+
+def posted(request: HttpRequest) -> Any:
+    """The form's data on a POST (even an empty one, which is then refused field by field), else None."""
+    return request.POST if request.method == "POST" else None
+
+
+def refused(request: HttpRequest, error: ServiceError) -> None:
+    messages.error(request, str(error))
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "organiser/dashboard.html",
+        {
+            "competitions": [(c, selectors.visibility_label(c)) for c in selectors.managed_competitions(request.user)],
+            "can_create": selectors.clubs_for_new_competitions(request.user).exists(),
+        },
+    )
+
+
+@login_required
+def competition_new(request: HttpRequest) -> HttpResponse:
+    clubs = selectors.clubs_for_new_competitions(request.user)
+    if not clubs.exists():
+        raise PermissionDenied(_("Competitions are created by a club's administrators."))
+    initial = CompetitionForm.initial_for(None)
+    form = CompetitionForm(posted(request), initial=initial, clubs=clubs)
+    if request.method == "POST" and form.is_valid():
+        try:
+            competition = save_competition(None, club=form.cleaned_data["club"], **form.service_arguments())
+        except ValidationError as exc:
+            show_errors(form, exc)
+        else:
+            messages.success(request, _("Competition %(name)s created.") % {"name": competition.name})
+            return redirect("manage-competition", slug=competition.slug)
+    return render(request, "organiser/competition_form.html", {"form": form, "competition": None})
+
+
+@login_required
+def competition_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = managed_competition(request, slug)
+    form = CompetitionForm(posted(request), initial=CompetitionForm.initial_for(competition))
+    if request.method == "POST" and form.is_valid():
+        try:
+            competition = save_competition(competition, **form.service_arguments())
+        except ValidationError as exc:
+            competition.refresh_from_db()  # the page shows the stored name and address, not the refused ones
+            show_errors(form, exc)
+        else:
+            messages.success(request, _("Competition %(name)s saved.") % {"name": competition.name})
+            return redirect("manage-competition", slug=competition.slug)
+    return render(request, "organiser/competition_form.html", {"form": form, "competition": competition})
+
+
+def overview(request: HttpRequest, competition: Competition, **forms: Any) -> HttpResponse:
+    """The competition's page: its rounds, the next round's form, closing and reopening."""
+    forms.setdefault("round_form", NewRoundForm(initial={"method": competition.seating_method}))
+    forms.setdefault("reopen_form", ReasonForm(prefix="reopen"))
+    return render(
+        request,
+        "organiser/competition.html",
+        {
+            "competition": competition,
+            "rounds": [(r, METHOD_LABELS.get(r.method, r.method)) for r in competition.rounds.order_by("number")],
+            "visibility": selectors.visibility_label(competition),
+            "players": competition.registrations.filter(withdrawn_at__isnull=True).count(),
+            **forms,
+        },
+    )
+
+
+@login_required
+def competition_page(request: HttpRequest, slug: str) -> HttpResponse:
+    return overview(request, managed_competition(request, slug))
+
+
+@login_required
+@require_POST
+def competition_close(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = managed_competition(request, slug)
+    try:
+        close_competition(competition, by=request.user)
+    except ServiceError as exc:
+        refused(request, exc)
+    else:
+        messages.success(request, _("%(name)s is closed: it takes no more results.") % {"name": competition.name})
+    return redirect("manage-competition", slug=slug)
+
+
+@login_required
+@require_POST
+def competition_reopen(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = managed_competition(request, slug)
+    form = ReasonForm(request.POST, prefix="reopen")
+    if not form.is_valid():
+        return overview(request, competition, reopen_form=form)
+    try:
+        reopen_competition(competition, reason=form.cleaned_data["reason"], by=request.user)
+    except ServiceError as exc:
+        refused(request, exc)
+    else:
+        messages.success(request, _("%(name)s is open again.") % {"name": competition.name})
+    return redirect("manage-competition", slug=slug)
