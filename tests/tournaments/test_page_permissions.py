@@ -136,6 +136,25 @@ def _print(competition: Callable[[World], Competition], number: int = 1) -> Call
     return lambda w: reverse("round-print", args=[competition(w).slug, number])
 
 
+def _manage(name: str, *more: int, hidden: bool = False) -> Callable[[World], str]:
+    """A /manage/ address of the public competition (or the hidden one), with the round or player in ``more``."""
+    return lambda w: reverse(name, args=[(w.hidden if hidden else w.competition).slug, *more])
+
+
+def _swap(w: World) -> dict[str, Any]:
+    """The first players of the draft round's two tables."""
+    from tournaments.models import Seat
+
+    seats = Seat.objects.filter(round=w.draft_sheet.table.round, position=0).order_by("table__number")
+    return {"swap-first": seats[0].player_id, "swap-second": seats[1].player_id}
+
+
+def _players_csv(w: World) -> dict[str, Any]:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return {"import-file": SimpleUploadedFile("players.csv", b"name\nMie Smet\n", content_type="text/csv")}
+
+
 PAGES: dict[str, Page] = {
     # tournaments/urls.py
     "home": Page("home", lambda w: reverse("home")),
@@ -166,6 +185,43 @@ PAGES: dict[str, Page] = {
         "sheet-entry", lambda w: f"{sheet_path(w.sheet, 'sheet-entry')}?code={w.sheet.captain_code}"
     ),
     "sheet-entry-with-a-wrong-code": Page("sheet-entry", lambda w: f"{sheet_path(w.sheet, 'sheet-entry')}?code=0"),
+    # tournaments/urls_organiser.py (/manage/): rounds 1 (in play) and 2 (a draft) of the public competition
+    "manage-dashboard": Page("manage-dashboard", lambda w: reverse("manage-dashboard")),
+    "manage-competition-new": Page("manage-competition-new", lambda w: reverse("manage-competition-new")),
+    "manage-competition": Page("manage-competition", _manage("manage-competition")),
+    "manage-competition-hidden": Page("manage-competition", _manage("manage-competition", hidden=True)),
+    "manage-competition-edit": Page("manage-competition-edit", _manage("manage-competition-edit")),
+    "manage-competition-close": Page("manage-competition-close", _manage("manage-competition-close"), "post"),
+    "manage-competition-reopen": Page(
+        "manage-competition-reopen", _manage("manage-competition-reopen"), "post", lambda w: {"reopen-reason": "x"}
+    ),
+    "manage-players": Page("manage-players", _manage("manage-players")),
+    "manage-players-hidden": Page("manage-players", _manage("manage-players", hidden=True)),
+    "manage-register": Page(
+        "manage-register", _manage("manage-register"), "post", lambda w: {"player": PlayerFactory().pk}
+    ),
+    "manage-walk-in": Page(
+        "manage-walk-in",
+        _manage("manage-walk-in"),
+        "post",
+        lambda w: {"walkin-first_name": "Mie", "walkin-last_name": "Smet"},
+    ),
+    "manage-import-players": Page("manage-import-players", _manage("manage-import-players"), "post", _players_csv),
+    "manage-withdraw": Page("manage-withdraw", lambda w: _manage("manage-withdraw", w.registered.pk)(w)),
+    "manage-withdraw-post": Page("manage-withdraw", lambda w: _manage("manage-withdraw", w.registered.pk)(w), "post"),
+    "manage-round-new": Page("manage-round-new", _manage("manage-round-new"), "post", lambda w: {"method": "random"}),
+    "manage-round": Page("manage-round", _manage("manage-round", 2)),
+    "manage-round-hidden": Page("manage-round", _manage("manage-round", 1, hidden=True)),
+    "manage-round-progress": Page("manage-round-progress", _manage("manage-round-progress", 1)),
+    "manage-round-redraw": Page(
+        "manage-round-redraw", _manage("manage-round-redraw", 2), "post", lambda w: {"redraw-method": "random"}
+    ),
+    "manage-round-swap": Page("manage-round-swap", _manage("manage-round-swap", 2), "post", _swap),
+    "manage-round-publish": Page("manage-round-publish", _manage("manage-round-publish", 2), "post"),
+    "manage-round-finalise": Page("manage-round-finalise", _manage("manage-round-finalise", 1), "post"),
+    "manage-round-reopen": Page(
+        "manage-round-reopen", _manage("manage-round-reopen", 1), "post", lambda w: {"reopen-reason": "x"}
+    ),
     # config/urls.py
     "admin-index": Page("admin:index", lambda w: reverse("admin:index")),
     "admin-login": Page("admin:login", lambda w: reverse("admin:login")),
@@ -191,6 +247,10 @@ GO = "redirect"  # 302 somewhere else: done (a logout, a language, a saved line,
 EVERYONE = (OK, OK, OK, OK, OK, OK, OK, OK)
 MANAGERS = (HID, HID, HID, HID, OK, HID, OK, OK)  # the competition's organiser, its club's admins, superusers
 NOBODY = (HID, HID, HID, HID, HID, HID, HID, HID)
+# /manage/: log in first; then those who run it, a 403 for others (a 404 when the competition is hidden)
+MANAGE = (LOG, NO, NO, LOG, OK, NO, OK, OK)
+MANAGE_POST = (LOG, NO, NO, LOG, GO, NO, GO, GO)
+MANAGE_HIDDEN = (LOG, HID, HID, LOG, OK, HID, OK, OK)
 # fmt: off
 EXPECTED: dict[str, tuple[str, ...]] = {
     #                                 anonymous outsider player captain organiser other_admin club_admin superuser
@@ -216,6 +276,29 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "sheet-entry-hidden":             (LOG,     HID,     HID,   LOG,    OK,       HID,        OK,        OK),
     "sheet-entry-with-the-code":      (GO,      GO,      GO,    GO,     GO,       GO,         GO,        GO),
     "sheet-entry-with-a-wrong-code":  (NO,      NO,      NO,    NO,     NO,       NO,         NO,        NO),
+    "manage-dashboard":               (LOG,     OK,      OK,    LOG,    OK,       OK,         OK,        OK),
+    "manage-competition-new":         (LOG,     NO,      NO,    LOG,    NO,       OK,         OK,        OK),
+    "manage-competition":             MANAGE,
+    "manage-competition-hidden":      MANAGE_HIDDEN,
+    "manage-competition-edit":        MANAGE,
+    "manage-competition-close":       MANAGE_POST,
+    "manage-competition-reopen":      MANAGE_POST,
+    "manage-players":                 MANAGE,
+    "manage-players-hidden":          MANAGE_HIDDEN,
+    "manage-register":                MANAGE_POST,
+    "manage-walk-in":                 MANAGE_POST,
+    "manage-import-players":          MANAGE_POST,
+    "manage-withdraw":                MANAGE,
+    "manage-withdraw-post":           MANAGE_POST,
+    "manage-round-new":               MANAGE_POST,
+    "manage-round":                   MANAGE,
+    "manage-round-hidden":            MANAGE_HIDDEN,
+    "manage-round-progress":          MANAGE,
+    "manage-round-redraw":            MANAGE_POST,
+    "manage-round-swap":              MANAGE_POST,
+    "manage-round-publish":           MANAGE_POST,
+    "manage-round-finalise":          MANAGE_POST,
+    "manage-round-reopen":            MANAGE_POST,
     "admin-index":                    (ADM,     ADM,     ADM,   ADM,    ADM,      ADM,        OK,        OK),
     "admin-login":                    (OK,      OK,      OK,    OK,     OK,       OK,         IDX,       IDX),
     "login":                          EVERYONE,
