@@ -2,6 +2,8 @@
 
 from django.db import migrations, models
 
+from tournaments.migrations._sqlite_triggers import around_sqlite_rebuild
+
 
 class Migration(migrations.Migration):
 
@@ -9,10 +11,10 @@ class Migration(migrations.Migration):
         ('tournaments', '0003_audit_locks_privacy'),
     ]
 
-    operations = [
+    operations = around_sqlite_rebuild(
         migrations.AddField(
             model_name='competition',
             name='public_results',
             field=models.BooleanField(default=True, help_text="Round results, table sheets and players' sessions are public too, not only the standings.", verbose_name='results public'),
         ),
-    ]
+    )
