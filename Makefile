@@ -3,8 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The browser tests (tests/browser) drive Debian's Chromium; Playwright never downloads one.
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: install test lint bench clean demo
+.PHONY: install test lint bench clean demo chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +23,11 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict games
 
-test: lint
+chromium:
+	@test -x $(CHROMIUM) || { echo "make: the browser tests need Debian's Chromium at $(CHROMIUM), which is missing." >&2; \
+		echo "make: install it with: sudo apt-get install -y chromium   (never 'playwright install')" >&2; exit 1; }
+
+test: chromium lint
 	$(BIN)/pytest
 
 bench: install
