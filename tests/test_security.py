@@ -281,8 +281,8 @@ def nonces_of(html: str) -> list[tuple[str, str | None]]:
     """(tag, nonce) of every inline <script> and <style> in the page."""
     found = []
     for tag, attrs in re.findall(r"<(script|style)\b([^>]*)>", html):
-        if tag == "script" and "src=" in attrs:
-            continue
+        if tag == "script" and ("src=" in attrs or 'type="application/json"' in attrs):
+            continue  # a file of this site, or data (json_script) that no browser runs
         nonce = re.search(r'nonce="([^"]*)"', attrs)
         found.append((tag, nonce.group(1) if nonce else None))
     return found

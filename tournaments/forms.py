@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.contracts import CONTRACTS
+from tournaments.contract_names import contract_name
 from tournaments.models import DealEntry, Seat
 
 # The page's hidden key is stored with the deal (DealEntry.idempotency_key): no longer than that column.
@@ -21,8 +22,17 @@ class DealLineForm(forms.Form):
     deal = forms.IntegerField(label=_("Deal"), min_value=1)
     dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)
     contract = forms.ChoiceField(label=_("Contract"))
+    # What the page shows: the declarers' seat numbers as on the table card (1-4, asker first), typed as "13".
+    seats = forms.CharField(
+        label=_("Declarers"),
+        required=False,
+        max_length=5,
+        help_text=_("Seat numbers as on the table card, the asker first: e.g. 13"),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "size": 5}),
+    )
+    # The engine's positions (0-based); posted directly by scripts and older pages, or derived from ``seats``.
     declarers = forms.TypedMultipleChoiceField(
-        label=_("Declarers (asker first)"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+        label=_("Declarers (asker first)"), coerce=int, required=False, widget=forms.MultipleHiddenInput
     )
     tricks = forms.CharField(
         label=_("Tricks"),
@@ -44,16 +54,33 @@ class DealLineForm(forms.Form):
 
     def __init__(self, *args: Any, seats: list[Seat], ladder: tuple[str, ...], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        seat_choices = [(s.position, f"{s.position}: {s.player.name}") for s in seats]
+        seat_choices = [(s.position, f"{s.position + 1} · {s.player.name}") for s in seats]
+        self.seat_count = len(seats)
         self.fields["dealer"].choices = seat_choices
         self.fields["declarers"].choices = seat_choices
         self.fields["offender"].choices = [("", "—"), *seat_choices]
         contracts = [c for c in ladder if c in CONTRACTS] + ["pass", "penalty"]
-        self.fields["contract"].choices = [(c, c.replace("_", " ")) for c in contracts]
+        self.fields["contract"].choices = [(c, contract_name(c)) for c in contracts]
 
     def engine_field(self, field: str) -> str | None:
-        """Where to show an engine error about ``field``: field names are the line's keys."""
+        """Where to show an engine error about ``field``: field names are the line's keys (declarers: seats)."""
+        if field == "declarers":
+            return "seats"
         return field if field in self.fields else None
+
+    def clean_seats(self) -> list[int] | None:
+        """ "13" → positions [0, 2]: each digit a seat of this table, once, in the order typed."""
+        raw = "".join(self.cleaned_data.get("seats", "").split()).replace(",", "")
+        if not raw:
+            return None
+        if not (raw.isascii() and raw.isdigit()):
+            raise forms.ValidationError(_("Type the declarers' seat numbers, e.g. 13."))
+        positions = [int(digit) - 1 for digit in raw]
+        if any(not 0 <= p < self.seat_count for p in positions):
+            raise forms.ValidationError(_("Seats are numbered 1 to %(n)s.") % {"n": self.seat_count})
+        if len(set(positions)) != len(positions):
+            raise forms.ValidationError(_("Each seat once."))
+        return positions
 
     def clean_tricks(self) -> int | list[int] | None:
         raw = self.cleaned_data.get("tricks", "").strip()
@@ -69,8 +96,9 @@ class DealLineForm(forms.Form):
         """The engine's line: only the fields that were filled in."""
         data = self.cleaned_data
         line: dict[str, Any] = {"deal": data["deal"], "dealer": data["dealer"], "contract": data["contract"]}
-        if data.get("declarers"):
-            line["declarers"] = list(data["declarers"])
+        declarers = data.get("seats") or data.get("declarers")
+        if declarers:
+            line["declarers"] = list(declarers)
         for key in ("tricks", "level", "offender"):
             if data.get(key) is not None:
                 line[key] = data[key]
@@ -80,7 +108,10 @@ class DealLineForm(forms.Form):
 
     @classmethod
     def initial_from_line(cls, line: dict[str, Any]) -> dict[str, Any]:
-        initial = {k: v for k, v in line.items() if k in cls.base_fields}
+        initial = {k: v for k, v in line.items() if k in cls.base_fields and k != "declarers"}
+        declarers = line.get("declarers")
+        if isinstance(declarers, list) and all(isinstance(p, int) for p in declarers):
+            initial["seats"] = "".join(str(p + 1) for p in declarers)
         tricks = line.get("tricks")
         if isinstance(tricks, list):
             initial["tricks"] = ",".join(str(t) for t in tricks)

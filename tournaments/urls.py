@@ -11,4 +11,21 @@ urlpatterns = [
     path("c/<slug:slug>/r<int:round_number>/print/", views_print.round_print, name="round-print"),
     path("c/<slug:slug>/r<int:round_number>/t<int:table_number>/", views.sheet_detail, name="sheet"),
     path("c/<slug:slug>/r<int:round_number>/t<int:table_number>/entry/", views_entry.sheet_entry, name="sheet-entry"),
+    path(
+        "c/<slug:slug>/r<int:round_number>/t<int:table_number>/entry/preview/",
+        views_entry.entry_preview,
+        name="sheet-entry-preview",
+    ),
+    path(
+        "c/<slug:slug>/r<int:round_number>/t<int:table_number>/entry/confirm/",
+        views_entry.review_sheet,
+        {"verdict": "confirm"},
+        name="sheet-confirm",
+    ),
+    path(
+        "c/<slug:slug>/r<int:round_number>/t<int:table_number>/entry/reject/",
+        views_entry.review_sheet,
+        {"verdict": "reject"},
+        name="sheet-reject",
+    ),
 ]

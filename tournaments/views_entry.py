@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -17,12 +18,15 @@ from django.utils.translation import gettext as _
 
 from config.untrusted import whole_number
 from tournaments import selectors
+from tournaments.contract_names import needed_fields
 from tournaments.forms import DealLineForm, ZwickenLineForm, line_form_class
-from tournaments.models import Round, ScoreSheet
+from tournaments.models import AuditEvent, Competition, Round, ScoreSheet
 from tournaments.permissions import can_enter_scores
 from tournaments.services.audit import client_ip
 from tournaments.services.entry import engine_sheet, record_deal
-from tournaments.services.errors import EntryRejected, StaleVersion
+from tournaments.services.errors import EntryRejected, ServiceError, StaleVersion
+from tournaments.services.preview import DealPreview, preview_deal
+from tournaments.services.sheets import confirm_sheet, reject_sheet, session_mark
 
 EntryForm = type[DealLineForm] | type[ZwickenLineForm]
 
@@ -70,10 +74,18 @@ def _open_with_code(request: HttpRequest, slug: str, round_number: int, table_nu
     return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
 
 
-def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
-    code = request.GET.get("code")
-    if code is not None:
-        return _open_with_code(request, slug, round_number, table_number, code)
+@dataclass(frozen=True)
+class EntryAccess:
+    """Who is at the entry page of which sheet: an administrator (``manages``) or the table with its code."""
+
+    sheet: ScoreSheet
+    competition: Competition
+    manages: bool
+    captain: bool  # holds the table's code (and does not run the competition)
+
+
+def _entry_access(request: HttpRequest, slug: str, round_number: int, table_number: int) -> EntryAccess | HttpResponse:
+    """The sheet if this request may enter it; else a redirect to log in, or a 404/403 raised."""
     sheet = _find_sheet(slug, round_number, table_number)
     captain = sheet is not None and holds_table_code(request, sheet)
     if not captain and not request.user.is_authenticated:
@@ -89,12 +101,36 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
             raise Http404("this round's seating is not published yet")
         if not captain:
             raise PermissionDenied(_("Only the organising club's administrators enter score sheets."))
-    seats = selectors.shown_seats(sheet, full_names=manages)
-    rules = competition.rule_set.engine_rules()
-    form_class = line_form_class(competition.game)
-    form_kwargs = {"seats": seats, "ladder": rules.ladder}
+    return EntryAccess(sheet, competition, manages, captain and not manages)
+
+
+def _entered_in(request: HttpRequest, access: EntryAccess) -> str:
+    """The table's browser session as a mark, when nobody is signed in (a captain's phone)."""
+    if request.user.is_authenticated:
+        return ""
+    if request.session.session_key is None:
+        request.session.save()
+    return session_mark(request.session.session_key)
+
+
+def _form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLineForm | ZwickenLineForm:
+    seats = selectors.shown_seats(access.sheet, full_names=access.manages)
+    rules = access.competition.rule_set.engine_rules()
+    return line_form_class(access.competition.game)(data, seats=seats, ladder=rules.ladder, **kwargs)
+
+
+def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
+    code = request.GET.get("code")
+    if code is not None:
+        return _open_with_code(request, slug, round_number, table_number, code)
+    access = _entry_access(request, slug, round_number, table_number)
+    if isinstance(access, HttpResponse):
+        return access
+    sheet = access.sheet
+    form_class = line_form_class(access.competition.game)
+    preview = None
     if request.method == "POST":
-        form = form_class(request.POST, **form_kwargs)
+        form = _form(access, request.POST)
         if form.is_valid():
             try:
                 result = record_deal(
@@ -103,6 +139,7 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
                     by=request.user if request.user.is_authenticated else None,
                     idempotency_key=form.cleaned_data["idempotency_key"] or None,
                     expected_version=form.cleaned_data.get("version"),
+                    entered_in=_entered_in(request, access),
                 )
             except StaleVersion as exc:
                 # someone else saved this deal meanwhile: nothing of ours is stored; show theirs and let the user
@@ -110,7 +147,7 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
                 data = request.POST.copy()
                 if exc.current is not None:
                     data["version"] = str(exc.current.version)
-                form = form_class(data, **form_kwargs)
+                form = _form(access, data)
                 form.is_valid()
                 form.add_error(None, _stale_message(exc))
             except EntryRejected as exc:
@@ -125,19 +162,97 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
                 return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
     else:
         initial = _entry_initial(sheet, form_class, whole_number(request.GET.get("deal")))
-        form = form_class(initial=initial, **form_kwargs)
-    return render(
-        request,
-        "sheet_entry.html",
-        {
-            "competition": competition,
-            "sheet": sheet,
-            "seats": seats,
-            "form": form,
-            "lines": selectors.sheet_lines(sheet),
-            "captain": captain and not manages,
-        },
+        form = _form(access, initial=initial)
+        if initial.get("version"):  # a correction opens on the stored line: show its points as they are
+            stored = sheet.entries.get(is_current=True, deal_number=initial["deal"])
+            preview = preview_deal(sheet, stored.line)
+    return render(request, "sheet_entry.html", _page(request, access, form, preview))
+
+
+def _page(
+    request: HttpRequest, access: EntryAccess, form: DealLineForm | ZwickenLineForm, preview: DealPreview | None
+) -> dict[str, Any]:
+    sheet = access.sheet
+    seats = selectors.shown_seats(sheet, full_names=access.manages)
+    return {
+        "competition": access.competition,
+        "sheet": sheet,
+        "seats": seats,
+        "form": form,
+        "lines": selectors.sheet_lines(sheet),
+        "captain": access.captain,
+        "preview": preview,
+        "needs": {c: needed_fields(c) for c, _label in form.fields["contract"].choices}
+        if "contract" in form.fields
+        else {},
+        "review": _review_state(request, access),
+    }
+
+
+def entry_preview(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
+    """The line as typed so far, settled by the engine but not stored: points, totals, errors, later changes."""
+    if request.method != "POST":
+        return HttpResponse(status=405, headers={"Allow": "POST"})
+    access = _entry_access(request, slug, round_number, table_number)
+    if isinstance(access, HttpResponse):
+        return access
+    form = _form(access, request.POST)
+    if form.is_valid():
+        preview = preview_deal(access.sheet, form.to_line())
+        for error in preview.errors:
+            form.add_error(form.engine_field(error.field), error.message)
+    else:
+        preview = DealPreview(None)
+    return render(request, "entry/_preview.html", {**_page(request, access, form, preview), "oob": True})
+
+
+@dataclass(frozen=True)
+class ReviewState:
+    """The sheet's confirmation as this visitor sees it."""
+
+    state: str
+    may_review: bool  # may confirm or reject now
+    entered_by_me: bool  # entered a current line: someone else must confirm
+    last: AuditEvent | None  # the latest confirmation or rejection, with its reason
+
+
+def _review_state(request: HttpRequest, access: EntryAccess) -> ReviewState:
+    sheet = access.sheet
+    current = sheet.entries.filter(is_current=True)
+    if request.user.is_authenticated:
+        mine = current.filter(created_by=request.user).exists()
+    else:
+        key = request.session.session_key
+        mine = bool(key) and current.filter(entered_in=session_mark(key)).exists()
+    reviews = [AuditEvent.Action.CONFIRM, AuditEvent.Action.REJECT]
+    last = (
+        AuditEvent.objects.filter(model="scoresheet", object_id=str(sheet.pk), action__in=reviews)
+        .order_by("-at", "-pk")
+        .first()
     )
+    reviewable = sheet.state in (ScoreSheet.State.ENTERED, ScoreSheet.State.CONFIRMED)
+    return ReviewState(sheet.state, reviewable and not mine, mine, last)
+
+
+def review_sheet(request: HttpRequest, slug: str, round_number: int, table_number: int, verdict: str) -> HttpResponse:
+    """Confirm (``verdict`` "confirm") or reject with a reason ("reject") the sheet, as its second pair of eyes."""
+    if request.method != "POST":
+        return HttpResponse(status=405, headers={"Allow": "POST"})
+    access = _entry_access(request, slug, round_number, table_number)
+    if isinstance(access, HttpResponse):
+        return access
+    by = request.user if request.user.is_authenticated else None
+    entered_in = _entered_in(request, access)
+    try:
+        if verdict == "confirm":
+            confirm_sheet(access.sheet, by=by, entered_in=entered_in)
+            messages.success(request, _("Sheet confirmed."))
+        else:
+            reject_sheet(access.sheet, by=by, reason=request.POST.get("reason", ""), entered_in=entered_in)
+            messages.success(request, _("Sheet rejected: it goes back to whoever enters it, with your reason."))
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
 
 
 def _entry_initial(sheet: ScoreSheet, form_class: EntryForm, deal: int | None) -> dict[str, Any]:

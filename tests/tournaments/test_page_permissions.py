@@ -179,6 +179,13 @@ PAGES: dict[str, Page] = {
     "sheet-entry-other-table-post": Page(
         "sheet-entry", lambda w: sheet_path(w.other_sheet, "sheet-entry"), "post", lambda w: DEAL_1_FORM
     ),
+    "sheet-entry-preview": Page(
+        "sheet-entry-preview", lambda w: sheet_path(w.sheet, "sheet-entry-preview"), "post", lambda w: DEAL_2_FORM
+    ),
+    "sheet-confirm": Page("sheet-confirm", lambda w: sheet_path(w.sheet, "sheet-confirm"), "post"),
+    "sheet-reject": Page(
+        "sheet-reject", lambda w: sheet_path(w.sheet, "sheet-reject"), "post", lambda w: {"reason": "deal 2 is wrong"}
+    ),
     "sheet-entry-draft": Page("sheet-entry", lambda w: sheet_path(w.draft_sheet, "sheet-entry")),
     "sheet-entry-hidden": Page("sheet-entry", lambda w: sheet_path(w.hidden_sheet, "sheet-entry")),
     "sheet-entry-with-the-code": Page(
@@ -272,6 +279,9 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "sheet-entry-post":               (LOG,     NO,      NO,    GO,     GO,       NO,         GO,        GO),
     "sheet-entry-other-table":        (LOG,     NO,      NO,    LOG,    OK,       NO,         OK,        OK),
     "sheet-entry-other-table-post":   (LOG,     NO,      NO,    LOG,    GO,       NO,         GO,        GO),
+    "sheet-entry-preview":            (LOG,     NO,      NO,    OK,     OK,       NO,         OK,        OK),
+    "sheet-confirm":                  (LOG,     NO,      NO,    GO,     GO,       NO,         GO,        GO),
+    "sheet-reject":                   (LOG,     NO,      NO,    GO,     GO,       NO,         GO,        GO),
     "sheet-entry-draft":              (LOG,     HID,     HID,   LOG,    OK,       HID,        OK,        OK),
     "sheet-entry-hidden":             (LOG,     HID,     HID,   LOG,    OK,       HID,        OK,        OK),
     "sheet-entry-with-the-code":      (GO,      GO,      GO,    GO,     GO,       GO,         GO,        GO),

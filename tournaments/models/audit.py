@@ -14,6 +14,8 @@ class AuditEvent(models.Model):
         CHANGE = "change", _("Changed")
         DELETE = "delete", _("Deleted")
         RESTORE = "restore", _("Restored")
+        CONFIRM = "confirm", _("Confirmed")
+        REJECT = "reject", _("Rejected")
 
     at = models.DateTimeField(auto_now_add=True, db_index=True)
     action = models.CharField(_("action"), max_length=8, choices=Action.choices)

@@ -54,6 +54,7 @@ def record_deal(
     idempotency_key: str | None = None,
     source: str = DealEntry.Source.FORM,
     expected_version: int | None = None,
+    entered_in: str = "",
 ) -> EntryResult:
     """Validate, settle and store one line of ``sheet``: the next deal, or a correction of an earlier one.
 
@@ -64,7 +65,7 @@ def record_deal(
     """
     try:
         with transaction.atomic():
-            return _record(sheet.pk, line, by, idempotency_key, source, expected_version)
+            return _record(sheet.pk, line, by, idempotency_key, source, expected_version, entered_in)
     except IntegrityError:
         # A concurrent request with the same key won the race: answer with its line.
         existing = _existing(sheet.pk, idempotency_key, line)
@@ -74,7 +75,7 @@ def record_deal(
 
 
 def _record(
-    sheet_id: int, line: Any, by: Any, key: str | None, source: str, expected_version: int | None
+    sheet_id: int, line: Any, by: Any, key: str | None, source: str, expected_version: int | None, entered_in: str
 ) -> EntryResult:
     # Only the sheet's row is locked: the lines of one sheet take turns, the tables of a round do not.
     sheet = (
@@ -116,8 +117,8 @@ def _record(
         try:
             results = engine.replace(deal, line)
         except InvalidSheet as exc:
-            raise EntryRejected(_correction_errors(exc, deal)) from exc
-        entry = _new_version(current[0], line, results[0], source, key, user)
+            raise EntryRejected(correction_errors(exc, deal)) from exc
+        entry = _new_version(current[0], line, results[0], source, key, user, entered_in)
         for old, settled in zip(current[1:], results[1:], strict=True):
             if list(settled.points) != old.points or settled.multiplier != old.multiplier:
                 resettled.append(_new_version(old, old.line, settled, DealEntry.Source.RESETTLE, None, user))
@@ -127,7 +128,7 @@ def _record(
             settled = engine.add(line)
         except InvalidLine as exc:
             raise EntryRejected(exc.errors) from exc
-        entry = _store(sheet.pk, settled.deal, 1, line, settled, source, key, user)
+        entry = _store(sheet.pk, settled.deal, 1, line, settled, source, key, user, entered_in)
     competition_id = sheet.table.round.competition_id
     _audit(entry, current[0] if current else None, competition_id, user)
     for old, again in zip(superseded, resettled, strict=True):
@@ -202,13 +203,19 @@ def _store_seat_results(sheet: ScoreSheet, engine: games.SessionSheet) -> None:
 
 
 def _new_version(
-    old: DealEntry, line: dict[str, Any], settled: games.Settled, source: str, key: str | None, user: Any
+    old: DealEntry,
+    line: dict[str, Any],
+    settled: games.Settled,
+    source: str,
+    key: str | None,
+    user: Any,
+    entered_in: str = "",
 ) -> DealEntry:
     """Supersede ``old`` with a new version; the old row stays, no longer current."""
     versions = DealEntry.objects.filter(sheet_id=old.sheet_id, deal_number=old.deal_number)
     latest = versions.aggregate(v=Max("version"))["v"] or 0
     DealEntry.objects.filter(pk=old.pk).update(is_current=False)
-    return _store(old.sheet_id, old.deal_number, latest + 1, line, settled, source, key, user)
+    return _store(old.sheet_id, old.deal_number, latest + 1, line, settled, source, key, user, entered_in)
 
 
 def _store(
@@ -220,6 +227,7 @@ def _store(
     source: str,
     key: str | None,
     user: Any,
+    entered_in: str = "",
 ) -> DealEntry:
     return DealEntry.objects.create(
         sheet_id=sheet_id,
@@ -232,6 +240,7 @@ def _store(
         source=source,
         idempotency_key=key,
         created_by=user,
+        entered_in=entered_in,
     )
 
 
@@ -269,7 +278,7 @@ def _same_line(existing: DealEntry | None, key: str | None, line: Any) -> DealEn
     return existing
 
 
-def _correction_errors(exc: InvalidSheet, deal: int) -> list[FieldError]:
+def correction_errors(exc: InvalidSheet, deal: int) -> list[FieldError]:
     errors: list[FieldError] = []
     for failure in exc.lines:
         if failure.line_number == deal:

@@ -1,0 +1,212 @@
+"""The keyboard-first entry page: seat numbers as typed, points as you type, and the sheet's confirmation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.generate import random_session
+from tests.factories import CompetitionFactory, PlayerFactory, RuleSetFactory, UserFactory
+from tests.roles import Roles, make_roles
+from tests.tournaments.test_pages import page
+from tournaments.models import AuditEvent, DealEntry, ScoreSheet
+from tournaments.services.competitions import register_players
+from tournaments.services.entry import record_deal
+from tournaments.services.rounds import create_round, publish_round
+from tournaments.services.sheets import session_mark
+
+pytestmark = pytest.mark.django_db
+
+PASS_1 = {"deal": 1, "dealer": 0, "contract": "pass"}
+ALLEEN_6 = {"deal": 2, "dealer": 1, "contract": "alleen", "declarers": [2], "tricks": 6}
+
+
+def a_sheet(**overrides: Any) -> ScoreSheet:
+    """The first sheet of a published round of four, under IWWA rules with ``overrides``."""
+    competition = CompetitionFactory(rule_set=RuleSetFactory(preset="iwwa", overrides=overrides))
+    register_players(competition, PlayerFactory.create_batch(4))
+    round_ = publish_round(create_round(competition))
+    return ScoreSheet.objects.get(table__round=round_, table__number=1)
+
+
+def url(sheet: ScoreSheet, name: str = "sheet-entry") -> str:
+    table = sheet.table
+    return reverse(name, args=[table.round.competition.slug, table.round.number, table.number])
+
+
+@pytest.fixture
+def sheet() -> ScoreSheet:
+    return a_sheet()
+
+
+@pytest.fixture
+def roles(sheet: ScoreSheet) -> Roles:
+    return make_roles(sheet.table.round.competition)
+
+
+def form(**fields: Any) -> dict[str, Any]:
+    return {"deal": 1, "dealer": 0, "idempotency_key": "", "version": 0, **fields}
+
+
+# -- typing the declarers as seat numbers -----------------------------------------------------------------------
+
+
+def test_declarers_are_typed_as_seat_numbers_as_on_the_table_card(
+    client: Client, sheet: ScoreSheet, roles: Roles
+) -> None:
+    client.force_login(roles.club_admin)
+    response = client.post(url(sheet), form(contract="vraag", seats="13", tricks="9"))
+    assert response.status_code == 302
+    assert DealEntry.objects.get(sheet=sheet).line["declarers"] == [0, 2]  # seats 1 and 3: positions 0 and 2
+
+
+@pytest.mark.parametrize(
+    ("seats", "message"), [("5", "numbered 1 to 4"), ("22", "Each seat once"), ("1x", "seat numbers")]
+)
+def test_seat_numbers_the_table_does_not_have_are_refused_on_the_field(
+    client: Client, sheet: ScoreSheet, roles: Roles, seats: str, message: str
+) -> None:
+    client.force_login(roles.club_admin)
+    doc = page(client.post(url(sheet), form(contract="alleen", seats=seats, tricks="6")))
+    assert message in doc.find(id="errors-seats").text()
+    assert not DealEntry.objects.exists()
+
+
+def test_the_page_lists_the_fields_each_contract_needs_and_names_contracts_in_dutch(
+    client: Client, sheet: ScoreSheet, roles: Roles
+) -> None:
+    client.force_login(roles.club_admin)
+    doc = page(client.get(url(sheet)))
+    needs = doc.find("script", id="contract-needs").text()
+    assert '"pass": []' in needs and '"vraag": ["seats", "tricks"]' in needs
+    assert "Vraag en meegaan" in doc.find("select", name="contract").text()
+
+
+def test_french_pages_name_the_contracts_in_french(client: Client, sheet: ScoreSheet, roles: Roles) -> None:
+    client.force_login(roles.club_admin)
+    doc = page(client.get(url(sheet), HTTP_ACCEPT_LANGUAGE="fr"))
+    assert "Emballage" in doc.find("select", name="contract").text()
+
+
+# -- points as you type -------------------------------------------------------------------------------------------
+
+
+def test_the_preview_settles_the_line_without_storing_it(client: Client, sheet: ScoreSheet, roles: Roles) -> None:
+    client.force_login(roles.club_admin)
+    response = client.post(url(sheet, "sheet-entry-preview"), form(contract="alleen", seats="3", tricks="6"))
+    doc = page(response)
+    rows = doc.find("section", id="preview").find("tbody").find_all("tr")
+    assert [td.text() for td in rows[0].find_all("td")] == ["-3", "-3", "9", "-3"]
+    assert [td.text() for td in rows[1].find_all("td")] == ["-3", "-3", "9", "-3"]  # the running total
+    assert not DealEntry.objects.exists()
+
+
+def test_the_preview_marks_a_typed_field_the_engine_refuses_and_lists_what_is_missing(
+    client: Client, sheet: ScoreSheet, roles: Roles
+) -> None:
+    client.force_login(roles.club_admin)
+    doc = page(client.post(url(sheet, "sheet-entry-preview"), form(contract="alleen", seats="", tricks="14")))
+    tricks_errors = doc.find(id="errors-tricks")
+    assert tricks_errors.attrs.get("hx-swap-oob") == "true" and tricks_errors.find_all("ul")  # inline, in place
+    assert "Declarers" in doc.find("section", id="preview").text()  # not typed yet: named in the preview
+    assert not doc.find(id="errors-seats").find_all("ul")
+
+
+def test_correcting_a_deal_shows_which_later_deals_change(client: Client) -> None:
+    sheet = a_sheet(doubling="next_deal")  # the deal after an all-pass round counts double
+    roles = make_roles(sheet.table.round.competition)
+    record_deal(sheet, PASS_1)
+    doubled = record_deal(sheet, ALLEEN_6).entry
+    assert doubled.points == [-6, -6, 18, -6]
+    client.force_login(roles.club_admin)
+    corrected = form(contract="alleen", seats="2", tricks="5")  # deal 1 played after all: deal 2 no longer doubles
+    doc = page(client.post(url(sheet, "sheet-entry-preview"), corrected))
+    later = doc.find("ul", class_="later").text()
+    assert "deal 2: -6 / -6 / 18 / -6 → -3 / -3 / 9 / -3" in later
+    assert DealEntry.objects.count() == 2
+
+
+def test_the_preview_needs_the_same_rights_as_the_entry(client: Client, sheet: ScoreSheet, roles: Roles) -> None:
+    assert client.post(url(sheet, "sheet-entry-preview"), form(contract="pass")).status_code == 302  # to log in
+    client.force_login(roles.player)
+    assert client.post(url(sheet, "sheet-entry-preview"), form(contract="pass")).status_code == 403
+    client.force_login(roles.club_admin)
+    assert client.get(url(sheet, "sheet-entry-preview")).status_code == 405
+
+
+# -- confirmation ---------------------------------------------------------------------------------------------------
+
+
+def complete(sheet: ScoreSheet, **kwargs: Any) -> None:
+    import random
+
+    rules = sheet.table.round.competition.rule_set.engine_rules()
+    for line in random_session(rules, random.Random(3), 4, 16):
+        record_deal(sheet, line, **kwargs)
+
+
+def at_the_table(sheet: ScoreSheet) -> Client:
+    """A phone that opened the sheet with its table code, nobody signed in."""
+    client = Client()
+    assert client.get(url(sheet), {"code": sheet.captain_code}).status_code == 302
+    return client
+
+
+def test_the_table_that_entered_cannot_confirm_but_an_opponent_with_the_code_can(sheet: ScoreSheet) -> None:
+    scorer, opponent = at_the_table(sheet), at_the_table(sheet)
+    complete(sheet, entered_in=session_mark(scorer.session.session_key))
+    sheet.refresh_from_db()
+    assert sheet.state == ScoreSheet.State.ENTERED
+    assert "confirm-sheet" not in scorer.get(url(sheet)).content.decode()  # the page offers no button…
+    scorer.post(url(sheet, "sheet-confirm"))  # …and the service refuses it anyway
+    sheet.refresh_from_db()
+    assert sheet.state == ScoreSheet.State.ENTERED
+
+    assert page(opponent.get(url(sheet))).find("button", id="confirm-sheet")
+    assert opponent.post(url(sheet, "sheet-confirm")).status_code == 302
+    sheet.refresh_from_db()
+    assert sheet.state == ScoreSheet.State.CONFIRMED
+    assert AuditEvent.objects.filter(model="scoresheet", object_id=str(sheet.pk), action="confirm").exists()
+
+
+def test_an_administrator_who_entered_cannot_confirm_another_can(sheet: ScoreSheet, roles: Roles) -> None:
+    complete(sheet, by=roles.club_admin)
+    entered, other = Client(), Client()
+    entered.force_login(roles.club_admin)
+    other.force_login(UserFactory(username="second", is_staff=True, is_superuser=True))
+    entered.post(url(sheet, "sheet-confirm"))
+    sheet.refresh_from_db()
+    assert sheet.state == ScoreSheet.State.ENTERED
+    other.post(url(sheet, "sheet-confirm"))
+    sheet.refresh_from_db()
+    assert sheet.state == ScoreSheet.State.CONFIRMED
+
+
+def test_a_rejection_needs_a_reason_sends_the_sheet_back_and_shows_why(sheet: ScoreSheet, roles: Roles) -> None:
+    complete(sheet, by=roles.club_admin)
+    reviewer = Client()
+    reviewer.force_login(roles.organiser)
+    reviewer.post(url(sheet, "sheet-reject"), {"reason": "   "})
+    sheet.refresh_from_db()
+    assert sheet.state == ScoreSheet.State.ENTERED  # no reason, no rejection
+
+    reviewer.post(url(sheet, "sheet-reject"), {"reason": "deal 7: Anna had 6 tricks, not 7"})
+    sheet.refresh_from_db()
+    assert sheet.state == ScoreSheet.State.DRAFT
+    scorer = Client()
+    scorer.force_login(roles.club_admin)
+    shown = page(scorer.get(url(sheet))).find(class_="review-last").text()
+    assert "Rejected by organiser" in shown and "deal 7: Anna had 6 tricks, not 7" in shown
+
+
+def test_nobody_confirms_a_sheet_that_is_not_entered_yet(sheet: ScoreSheet, roles: Roles) -> None:
+    record_deal(sheet, PASS_1)
+    reviewer = Client()
+    reviewer.force_login(roles.organiser)
+    response = reviewer.post(url(sheet, "sheet-confirm"), follow=True)
+    assert "only an entered sheet can be confirmed" in response.content.decode()
+    sheet.refresh_from_db()
+    assert sheet.state == ScoreSheet.State.DRAFT

@@ -1,0 +1,52 @@
+"""Contract names as players say them: the Flemish terms by default, the French ones on French pages.
+
+The engine's contract ids are the Dutch terms; these are their display names, translated per language
+(English pages keep the Flemish terms, as English-speaking players in Belgian clubs do).
+"""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
+
+from games.contracts import CONTRACTS, Contract, Side, TrumpRule
+
+NAMES: dict[str, Promise] = {
+    "vraag": pgettext_lazy("wiezen contract", "Vraag en meegaan"),
+    "alleen": pgettext_lazy("wiezen contract", "Alleen"),
+    "piccolo": pgettext_lazy("wiezen contract", "Piccolo"),
+    "abondance": pgettext_lazy("wiezen contract", "Abondance"),
+    "abondance_troef": pgettext_lazy("wiezen contract", "Abondance in troef"),
+    "miserie": pgettext_lazy("wiezen contract", "Miserie"),
+    "kleine_miserie": pgettext_lazy("wiezen contract", "Kleine miserie"),
+    "troel": pgettext_lazy("wiezen contract", "Troel"),
+    "open_miserie": pgettext_lazy("wiezen contract", "Open miserie"),
+    "solo": pgettext_lazy("wiezen contract", "Solo"),
+    "solo_slim": pgettext_lazy("wiezen contract", "Solo slim"),
+    "abondance_declaree": pgettext_lazy("wiezen contract", "Abondance déclarée"),
+    "pass": pgettext_lazy("wiezen contract", "Pas (iedereen past)"),
+    "penalty": pgettext_lazy("wiezen contract", "Strafpunten (fout)"),
+}
+
+
+def contract_name(contract_id: str) -> str:
+    """The display name of a contract id; an id this module does not know is shown as it is."""
+    name = NAMES.get(contract_id)
+    return str(name) if name is not None else contract_id.replace("_", " ")
+
+
+def needed_fields(contract_id: str) -> list[str]:
+    """The entry form's fields a contract asks for, so the page shows only those."""
+    contract: Contract | None = CONTRACTS.get(contract_id)
+    if contract is None:
+        return ["seats", "tricks", "level", "trump", "offender"]
+    if contract.side is Side.PENALTY:
+        return ["offender"]
+    if contract.side is Side.NONE:
+        return []
+    fields = ["seats", "tricks"]
+    if contract.levels:
+        fields.append("level")
+    if contract.trump is TrumpRule.CHOSEN:
+        fields.append("trump")
+    return fields
