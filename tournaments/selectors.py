@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, F, Q, QuerySet
+from django.utils import timezone
 
 from games import sitting_out
 from scoring.models import Rating, Standing, StandingsState, Statistics
-from tournaments.models import Club, Competition, DealEntry, Player, Round, ScoreSheet, Seat, SeatResult, Table
+from tournaments.charts import LineChart, line_chart
+from tournaments.models import Club, Competition, DealEntry, Player, Round, ScoreSheet, Seat, SeatResult
 from tournaments.services.privacy import public_name, shown_name
+
+SETTLED = (ScoreSheet.State.CONFIRMED, ScoreSheet.State.FINAL)  # a second person has checked the sheet
 
 
 def public_competitions() -> QuerySet[Competition]:
@@ -22,32 +28,115 @@ def clubs() -> QuerySet[Club]:
     return Club.objects.all()
 
 
+def club_competitions(club: Club, visible: QuerySet[Competition]) -> QuerySet[Competition]:
+    """The club's competitions among ``visible`` (``permissions.visible_competitions``), newest first."""
+    return visible.filter(club=club).select_related("rule_set").order_by(F("starts_on").desc(nulls_last=True), "name")
+
+
 @dataclass(frozen=True)
 class StandingsView:
     rows: list[Standing]
     computed_at: datetime | None
     stale: bool  # entries exist that the stored standings do not include yet
     pending: bool  # a recomputation is queued
+    provisional: frozenset[int] = frozenset()  # players whose results include a sheet nobody has confirmed yet
+
+    @property
+    def age(self) -> int | None:
+        """Seconds since the standings were computed, for "updated 12 seconds ago"."""
+        if self.computed_at is None:
+            return None
+        return max(0, int((timezone.now() - self.computed_at).total_seconds()))
 
 
 def competition_standings(competition: Competition) -> StandingsView:
+    """The stored standings with their age, whether entries have overtaken them, and which rows are provisional.
+
+    Four queries whatever the number of players: the live page polls this every few seconds.
+    """
     rows = list(Standing.objects.filter(competition=competition).select_related("player").order_by("rank", "player_id"))
     state = StandingsState.objects.filter(competition=competition).first()
     computed_version = state.computed_version if state else 0
+    provisional = (
+        SeatResult.objects.filter(sheet__table__round__competition=competition, deals__gt=0)
+        .exclude(sheet__state__in=SETTLED)
+        .values_list("player_id", flat=True)
+        .distinct()
+    )
     return StandingsView(
         rows,
         state.computed_at if state else None,
         computed_version < competition.entries_version,
         bool(state and state.queued),
+        frozenset(provisional),
     )
 
 
 def competition_rounds(competition: Competition, *, drafts: bool = False) -> QuerySet[Round]:
-    """Rounds with tables, seats and sheets; draft seatings only for those who run the competition."""
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-    tables = Prefetch("tables", queryset=Table.objects.select_related("sheet").prefetch_related(seats))
-    rounds = competition.rounds.prefetch_related(tables).order_by("number")
+    """Rounds with how many tables they have and how many sheets are confirmed; drafts only for those who run it."""
+    rounds = competition.rounds.annotate(
+        table_count=Count("tables"),
+        settled_count=Count("tables", filter=Q(tables__sheet__state__in=SETTLED)),
+    ).order_by("number")
     return rounds if drafts else rounds.exclude(status=Round.Status.DRAFT)
+
+
+@dataclass(frozen=True)
+class ResultSeat:
+    position: int
+    player: ShownPlayer
+    points: int | None  # None: no line entered yet
+
+
+@dataclass(frozen=True)
+class TableResult:
+    number: int
+    sheet: ScoreSheet
+    deals: int  # current lines entered
+    seats: list[ResultSeat]
+
+    @property
+    def provisional(self) -> bool:
+        return self.sheet.state not in SETTLED
+
+
+def round_results(round_: Round, *, full_names: bool) -> list[TableResult]:
+    """Each table of a round with its players in seat order and their session totals (``SeatResult``).
+
+    Four queries whatever the size of the round.
+    """
+    seats: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(round=round_).select_related("player").order_by("position"):
+        seats.setdefault(seat.table_id, []).append(seat)
+    points = {
+        (table_id, position): total
+        for table_id, position, total in SeatResult.objects.filter(sheet__table__round=round_).values_list(
+            "sheet__table_id", "position", "points"
+        )
+    }
+    deals = dict(
+        DealEntry.objects.filter(sheet__table__round=round_, is_current=True)
+        .values("sheet_id")
+        .annotate(n=Count("pk"))
+        .values_list("sheet_id", "n")
+    )
+    sheets = ScoreSheet.objects.filter(table__round=round_).select_related("table").order_by("table__number")
+    return [
+        TableResult(
+            sheet.table.number,
+            sheet,
+            deals.get(sheet.pk, 0),
+            [
+                ResultSeat(
+                    seat.position,
+                    ShownPlayer(seat.player_id, shown_name(seat.player, full_names), public_name(seat.player)),
+                    points.get((sheet.table_id, seat.position)),
+                )
+                for seat in seats.get(sheet.table_id, [])
+            ],
+        )
+        for sheet in sheets
+    ]
 
 
 @dataclass(frozen=True)
@@ -55,6 +144,11 @@ class SheetLine:
     entry: DealEntry
     running: list[int]
     sitting_out: int | None
+
+    @property
+    def declarer_seats(self) -> list[int]:
+        """The declarers as the table card numbers its seats: 1, 2, 3... (the engine's positions are 0-based)."""
+        return [int(position) + 1 for position in self.entry.line.get("declarers") or ()]
 
 
 def sheet_lines(sheet: ScoreSheet) -> list[SheetLine]:
@@ -108,27 +202,95 @@ def shown_seats(sheet: ScoreSheet, *, full_names: bool) -> list[ShownSeat]:
 
 
 @dataclass(frozen=True)
+class PlayerSession:
+    """One session (a table of a round) of a player, with the running total of their sessions so far."""
+
+    competition: Competition
+    round_number: int
+    table_number: int
+    points: int
+    deals: int
+    cumulative: int
+
+
+@dataclass(frozen=True)
+class ContractCount:
+    contract: str
+    bid: int
+    made: int
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.made / self.bid) if self.bid else 0
+
+
+@dataclass(frozen=True)
 class PlayerPage:
     player: Player
     rating: Rating | None
     chart: str  # SVG polyline points of the rating history, or ""
-    sessions: list[SeatResult]
-    statistics: list[Statistics]
+    sessions: list[PlayerSession]
+    cumulative: LineChart | None  # cumulative points after each session
+    contracts: list[ContractCount]  # bid and made per contract, over the competitions shown
+    deals: int
+    points_per_deal: float
 
 
-def player_page(player: Player) -> PlayerPage:
-    """A player's sessions, rating history and statistics, in public competitions only."""
+def player_page(player: Player, competitions: QuerySet[Competition]) -> PlayerPage:
+    """A player's sessions, points and contract statistics in ``competitions`` (those whose results the viewer may
+    read: ``tournaments.visibility.results_visible_to``), oldest first, and their rating history.
+
+    Three queries however many sessions: sessions and statistics each come in one.
+    """
     rating = Rating.objects.filter(player=player).first()
     history = [point[1] for point in (rating.history if rating else [])]
-    sessions = list(
-        SeatResult.objects.filter(player=player, sheet__table__round__competition__is_public=True)
+    results = (
+        SeatResult.objects.filter(player=player, deals__gt=0, sheet__table__round__competition__in=competitions)
         .select_related("sheet__table__round__competition")
-        .order_by("sheet__table__round__competition_id", "sheet__table__round__number")
+        .order_by(
+            F("sheet__table__round__competition__starts_on").asc(nulls_last=True),
+            "sheet__table__round__competition__created_at",
+            "sheet__table__round__competition_id",
+            "sheet__table__round__number",
+        )
     )
-    statistics = list(
-        Statistics.objects.filter(player=player, competition__is_public=True).select_related("competition")
+    sessions: list[PlayerSession] = []
+    total = 0
+    for result in results:
+        total += result.points
+        table = result.sheet.table
+        sessions.append(
+            PlayerSession(table.round.competition, table.round.number, table.number, result.points, result.deals, total)
+        )
+    chart = line_chart([s.cumulative for s in sessions], [f"{s.competition.name}, {s.round_number}" for s in sessions])
+    contracts, deals, points = _contract_counts(
+        Statistics.objects.filter(player=player, competition__in=competitions).values_list("data", flat=True)
     )
-    return PlayerPage(player, rating, _polyline(history), sessions, statistics)
+    return PlayerPage(
+        player,
+        rating,
+        _polyline(history),
+        sessions,
+        chart,
+        contracts,
+        deals,
+        round(points / deals, 2) if deals else 0.0,
+    )
+
+
+def _contract_counts(statistics: Iterable[dict[str, Any]]) -> tuple[list[ContractCount], int, int]:
+    """Bid and made per contract summed over competitions (``scoring.statistics.PlayerStatistics.as_json``)."""
+    bid: Counter[str] = Counter()
+    made: Counter[str] = Counter()
+    deals = points = 0
+    for data in statistics:
+        deals += int(data.get("deals", 0))
+        points += int(data.get("points", 0))
+        for contract, counts in data.get("contracts", {}).items():
+            bid[contract] += int(counts.get("bid", 0))
+            made[contract] += int(counts.get("made", 0))
+    counts = [ContractCount(contract, n, made[contract]) for contract, n in bid.items()]
+    return sorted(counts, key=lambda c: (-c.bid, c.contract)), deals, points
 
 
 def _polyline(values: list[float], width: int = 300, height: int = 80) -> str:
@@ -165,7 +327,12 @@ def season_rows(competition: Competition, *, full_names: bool = False) -> tuple[
     evenings = sorted({e for r in rows for e in r.per_evening})
     return evenings, [
         SeasonTableRow(
-            r.rank, names.get(r.player_id, "?"), [r.per_evening.get(e) for e in evenings], r.total, r.movement
+            r.rank,
+            names.get(r.player_id, "?"),
+            [r.per_evening.get(e) for e in evenings],
+            r.total,
+            r.movement,
+            r.player_id,
         )
         for r in rows
     ]
@@ -178,6 +345,7 @@ class SeasonTableRow:
     per_evening: list[int | None]
     total: object
     movement: int | None
+    player_id: int
 
 
 def competition_statistics(competition: Competition) -> dict[str, Any] | None:

@@ -1,82 +1,131 @@
-"""Thin views: read through selectors, write through services."""
+"""The public pages: thin views that read through selectors, each competition as its visibility allows.
+
+What a viewer may read of a competition is ``tournaments.visibility``'s one rule: hidden competitions are a 404
+for the public, "standings only" shows the standings and nothing of the rounds, and those who manage a
+competition see all of it, with full names.
+"""
 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
 
 from tournaments import selectors
-from tournaments.models import Competition, Player, Round, ScoreSheet
-from tournaments.permissions import can_enter_scores, can_manage_competition
+from tournaments.models import Club, Competition, Player, Round, ScoreSheet
+from tournaments.permissions import visible_competitions
 from tournaments.services.privacy import sees_full_name
+from tournaments.visibility import Access, access, results_visible_to
+
+POLL_SECONDS = 5  # how often the competition page asks for fresh standings
+STOP_POLLING = 286  # htmx stops a poll that answers this
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"clubs": selectors.clubs(), "competitions": selectors.public_competitions()})
 
 
-def _visible_competition(request: HttpRequest, slug: str) -> Competition:
+def _access(request: HttpRequest, slug: str, *, results: bool = False) -> Access:
+    """The competition as this viewer may read it: a 404 when it is hidden, or (``results``) its results are."""
     competition = get_object_or_404(Competition.objects.select_related("club", "rule_set"), slug=slug)
-    if not competition.is_public and not can_enter_scores(request.user, competition):
+    seen = access(request.user, competition)
+    if not (seen.results if results else seen.standings):
         raise Http404
-    return competition
+    return seen
+
+
+def _round(seen: Access, number: int) -> Round:
+    """A round of the competition; a draft seating only for those who run it."""
+    round_ = get_object_or_404(Round, competition=seen.competition, number=number)
+    if round_.status == Round.Status.DRAFT and not seen.manages:
+        raise Http404("this round's seating is not published yet")
+    return round_
+
+
+def _standings_context(seen: Access) -> dict[str, object]:
+    competition = seen.competition
+    standings = selectors.competition_standings(competition)
+    return {
+        "competition": competition,
+        "standings": standings,
+        "full_names": seen.manages,
+        # a closed season changes no more: its page stops asking once the standings have caught up
+        "live": competition.closed_at is None or standings.stale or standings.pending,
+        "poll_seconds": POLL_SECONDS,
+    }
 
 
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    competition = _visible_competition(request, slug)
-    manages = can_manage_competition(request.user, competition)
+    seen = _access(request, slug)
+    rounds = selectors.competition_rounds(seen.competition, drafts=seen.manages) if seen.results else []
     return render(
         request,
         "competition.html",
         {
-            "competition": competition,
-            "standings": selectors.competition_standings(competition),
-            "statistics": selectors.competition_statistics(competition),
-            "rounds": selectors.competition_rounds(competition, drafts=manages),
-            "can_enter": can_enter_scores(request.user, competition),
-            "manages": manages,
-            "full_names": manages,
+            **_standings_context(seen),
+            "statistics": selectors.competition_statistics(seen.competition),
+            "rounds": rounds,
+            "results": seen.results,
+            "manages": seen.manages,
         },
     )
 
 
-def _sheet(request: HttpRequest, slug: str, round_number: int, table_number: int) -> ScoreSheet:
-    competition = _visible_competition(request, slug)
-    sheet = get_object_or_404(
-        ScoreSheet.objects.select_related("table__round__competition__rule_set"),
-        table__round__competition=competition,
-        table__round__number=round_number,
-        table__number=table_number,
+@require_GET
+def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings table and its age, alone: what the competition page polls to stay current without reloading."""
+    seen = _access(request, slug)
+    context = _standings_context(seen)
+    status = STOP_POLLING if request.htmx and not context["live"] else 200
+    return render(request, "public/_standings.html", context, status=status)
+
+
+def round_detail(request: HttpRequest, slug: str, round_number: int) -> HttpResponse:
+    seen = _access(request, slug, results=True)
+    round_ = _round(seen, round_number)
+    return render(
+        request,
+        "public/round.html",
+        {
+            "competition": seen.competition,
+            "round": round_,
+            "tables": selectors.round_results(round_, full_names=seen.manages),
+            "manages": seen.manages,
+        },
     )
-    if sheet.table.round.status == Round.Status.DRAFT and not can_manage_competition(request.user, competition):
-        raise Http404("this round's seating is not published yet")
-    return sheet
 
 
 def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
-    sheet = _sheet(request, slug, round_number, table_number)
-    competition = sheet.table.round.competition
-    manages = can_manage_competition(request.user, competition)
+    seen = _access(request, slug, results=True)
+    round_ = _round(seen, round_number)
+    sheet = get_object_or_404(
+        ScoreSheet.objects.select_related("table"), table__round=round_, table__number=table_number
+    )
+    round_.competition = seen.competition  # for the rule set, without reading it again
+    sheet.table.round = round_
+    lines = selectors.sheet_lines(sheet)
+    seats = selectors.shown_seats(sheet, full_names=seen.manages)
+    totals = lines[-1].running if lines else []
     return render(
         request,
         "sheet.html",
         {
-            "competition": competition,
+            "competition": seen.competition,
             "sheet": sheet,
-            "seats": selectors.shown_seats(sheet, full_names=manages),
-            "lines": selectors.sheet_lines(sheet),
+            "seats": seats,
+            "lines": lines,
+            "totals": [(seat, totals[seat.position] if seat.position < len(totals) else None) for seat in seats],
             "history": selectors.sheet_history(sheet),
-            "can_enter": can_enter_scores(request.user, competition),
-            "manages": manages,  # who entered each version: their account names, for those who run it
+            "can_enter": seen.manages,
+            "manages": seen.manages,  # who entered each version: their account names, for those who run it
         },
     )
 
 
 def season(request: HttpRequest, slug: str) -> HttpResponse:
-    competition = _visible_competition(request, slug)
-    full_names = can_manage_competition(request.user, competition)
-    evenings, rows = selectors.season_rows(competition, full_names=full_names)
-    return render(request, "season.html", {"competition": competition, "evenings": evenings, "rows": rows})
+    seen = _access(request, slug)
+    evenings, rows = selectors.season_rows(seen.competition, full_names=seen.manages)
+    return render(request, "season.html", {"competition": seen.competition, "evenings": evenings, "rows": rows})
 
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -84,5 +133,14 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "player.html",
-        {"page": selectors.player_page(player), "full_names": sees_full_name(request.user, player)},
+        {
+            "page": selectors.player_page(player, results_visible_to(request.user)),
+            "full_names": sees_full_name(request.user, player),
+        },
     )
+
+
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    competitions = list(selectors.club_competitions(club, visible_competitions(request.user)))
+    return render(request, "public/club.html", {"club": club, "competitions": competitions})

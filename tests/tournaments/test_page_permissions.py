@@ -161,6 +161,16 @@ PAGES: dict[str, Page] = {
     "competition": Page("competition", lambda w: reverse("competition", args=[w.competition.slug])),
     "competition-hidden": Page("competition", lambda w: reverse("competition", args=[w.hidden.slug])),
     "competition-unknown": Page("competition", lambda w: reverse("competition", args=["no-such-competition"])),
+    "competition-standings": Page(
+        "competition-standings", lambda w: reverse("competition-standings", args=[w.competition.slug])
+    ),
+    "competition-standings-hidden": Page(
+        "competition-standings", lambda w: reverse("competition-standings", args=[w.hidden.slug])
+    ),
+    "round": Page("round", lambda w: reverse("round", args=[w.competition.slug, 1])),
+    "round-draft": Page("round", lambda w: reverse("round", args=[w.competition.slug, 2])),
+    "round-hidden": Page("round", lambda w: reverse("round", args=[w.hidden.slug, 1])),
+    "club": Page("club", lambda w: reverse("club", args=[w.competition.club.slug])),
     "season": Page("season", lambda w: reverse("season", args=[w.competition.slug])),
     "season-hidden": Page("season", lambda w: reverse("season", args=[w.hidden.slug])),
     "player": Page("player", lambda w: reverse("player", args=[w.registered.pk])),
@@ -265,6 +275,12 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "competition":                    EVERYONE,
     "competition-hidden":             MANAGERS,
     "competition-unknown":            NOBODY,
+    "competition-standings":          EVERYONE,
+    "competition-standings-hidden":   MANAGERS,
+    "round":                          EVERYONE,
+    "round-draft":                    MANAGERS,
+    "round-hidden":                   MANAGERS,
+    "club":                           EVERYONE,
     "season":                         EVERYONE,
     "season-hidden":                  MANAGERS,
     "player":                         EVERYONE,
