@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import sitting_out
 from scoring.models import Rating, Standing, StandingsState, Statistics
 from tournaments.charts import LineChart, line_chart
+from tournaments.contract_names import contract_name
 from tournaments.models import Club, Competition, DealEntry, Player, Round, ScoreSheet, Seat, SeatResult
 from tournaments.services.privacy import public_name, shown_name
 
@@ -146,6 +147,10 @@ class SheetLine:
     sitting_out: int | None
 
     @property
+    def contract_name(self) -> str:
+        return contract_name(self.entry.contract)
+
+    @property
     def declarer_seats(self) -> list[int]:
         """The declarers as the table card numbers its seats: 1, 2, 3... (the engine's positions are 0-based)."""
         return [int(position) + 1 for position in self.entry.line.get("declarers") or ()]
@@ -215,9 +220,15 @@ class PlayerSession:
 
 @dataclass(frozen=True)
 class ContractCount:
-    contract: str
+    """How often a contract was bid (or played) and made."""
+
+    contract: str  # the engine's id
     bid: int
     made: int
+
+    @property
+    def name(self) -> str:
+        return contract_name(self.contract)
 
     @property
     def percent(self) -> int:
@@ -348,7 +359,9 @@ class SeasonTableRow:
     player_id: int
 
 
-def competition_statistics(competition: Competition) -> dict[str, Any] | None:
+def competition_statistics(competition: Competition) -> list[ContractCount]:
     """How often each contract was played and made in the competition (computed after the standings)."""
     row = Statistics.objects.filter(competition=competition, player=None).first()
-    return row.data if row else None
+    contracts = row.data.get("contracts", {}) if row else {}
+    counts = [ContractCount(c, int(n.get("played", 0)), int(n.get("made", 0))) for c, n in contracts.items()]
+    return sorted(counts, key=lambda c: (-c.bid, c.contract))

@@ -52,7 +52,7 @@ def test_the_season_table_and_player_page_show_evenings_and_history(
     page = client.get(f"/players/{winner.pk}/").content.decode()
     assert public_name(winner) in page and "<polyline" in page  # two rounds rated: a line
     assert winner.last_name not in page  # the public sees "First L.", not the full name
-    assert "alleen" in page  # contract statistics
+    assert "<td>Alleen</td>" in page  # contract statistics, the contract named as players say it
 
 
 def test_the_competition_page_shows_how_often_contracts_are_made(
@@ -66,4 +66,4 @@ def test_the_competition_page_shows_how_often_contracts_are_made(
     page = client.get(f"/c/{competition.slug}/").content.decode()
     assert "Contracts played" in page
     # alleen: played 2, made 1: 50 %
-    assert '<td>alleen</td><td class="num">2</td><td class="num">1</td><td class="num">50</td>' in page
+    assert '<td>Alleen</td><td class="num">2</td><td class="num">1</td><td class="num">50</td>' in page

@@ -318,7 +318,7 @@ def test_the_sheet_page_sums_each_seat_and_links_the_players(world: World) -> No
     names = [public_name(seat.player) for seat in world.sheet.table.seats.order_by("position")]
     assert rows(totals) == [["1", names[0], "1"], ["2", names[1], "1"], ["3", names[2], "-3"], ["4", names[3], "1"]]
     contracts = [cells[1] for cells in rows(doc.find("table", class_="sheet"))[0::2]]
-    assert contracts == ["alleen (3) · 6", "alleen (3) · 4"]  # the declarer at position 2 sits in seat 3
+    assert contracts == ["Alleen (3) · 6", "Alleen (3) · 4"]  # the declarer at position 2 sits in seat 3
     assert totals.find("a").attrs["href"] == reverse("player", args=[world.sheet.table.seats.get(position=0).player_id])
     assert doc.find("a", href=reverse("round", args=[world.competition.slug, 1]))
 
@@ -369,8 +369,16 @@ def test_the_player_page_counts_contracts_bid_and_made() -> None:
 
     doc = page(Client().get(reverse("player", args=[player.pk])))
 
-    assert rows(doc.find("table", id="contracts")) == [["alleen", "2", "1", "50"], ["vraag", "1", "1", "100"]]
+    assert rows(doc.find("table", id="contracts")) == [
+        ["Alleen", "2", "1", "50"],
+        ["Vraag en meegaan", "1", "1", "100"],
+    ]
     assert "3 deals" in doc.find("section", **{"aria-labelledby": "contracts-heading"}).text()
+
+
+def test_french_pages_name_the_contracts_in_french(world: World) -> None:
+    doc = page(Client().get(reverse("player", args=[world.player.pk]), HTTP_ACCEPT_LANGUAGE="fr"))
+    assert rows(doc.find("table", id="contracts"))[0][0] == "Seul"  # alleen
 
 
 def test_a_player_without_sessions_gets_a_page_without_a_chart() -> None:
