@@ -178,3 +178,15 @@ class ZwickenLineForm(forms.Form):
 def line_form_class(game: str) -> type[DealLineForm] | type[ZwickenLineForm]:
     """The entry form for a game: everything game-specific is the engine's, only the fields differ."""
     return ZwickenLineForm if game == "zwicken" else DealLineForm
+
+
+class PenaltyForm(forms.Form):
+    """A penalty given at a table: one of its players, the points deducted and why (shown in the standings)."""
+
+    position = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    points = forms.IntegerField(label=_("Points deducted"), min_value=1, max_value=10_000)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+    def __init__(self, *args: Any, seats: list[Any], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["position"].choices = [(s.position, f"{s.position + 1} · {s.player.name}") for s in seats]

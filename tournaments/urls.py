@@ -31,4 +31,9 @@ urlpatterns = [
         {"verdict": "reject"},
         name="sheet-reject",
     ),
+    path(
+        "c/<slug:slug>/r<int:round_number>/t<int:table_number>/entry/penalty/",
+        views_entry.penalise,
+        name="sheet-penalty",
+    ),
 ]

@@ -17,14 +17,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from config.untrusted import whole_number
-from tournaments import selectors
+from tournaments import selectors, selectors_entry
 from tournaments.contract_names import needed_fields
-from tournaments.forms import DealLineForm, ZwickenLineForm, line_form_class
+from tournaments.forms import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
 from tournaments.models import AuditEvent, Competition, Round, ScoreSheet
 from tournaments.permissions import can_enter_scores
 from tournaments.services.audit import client_ip
 from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected, ServiceError, StaleVersion
+from tournaments.services.penalties import give_penalty
 from tournaments.services.preview import DealPreview, preview_deal
 from tournaments.services.sheets import confirm_sheet, reject_sheet, session_mark
 
@@ -186,6 +187,8 @@ def _page(
         if "contract" in form.fields
         else {},
         "review": _review_state(request, access),
+        "penalty_form": PenaltyForm(seats=seats) if access.manages else None,
+        "penalties": selectors_entry.table_penalties(sheet) if access.manages else [],
     }
 
 
@@ -204,6 +207,42 @@ def entry_preview(request: HttpRequest, slug: str, round_number: int, table_numb
     else:
         preview = DealPreview(None)
     return render(request, "entry/_preview.html", {**_page(request, access, form, preview), "oob": True})
+
+
+def penalise(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
+    """A penalty for one of the table's players, with a reason: for those who run the competition."""
+    if request.method != "POST":
+        return HttpResponse(status=405, headers={"Allow": "POST"})
+    access = _entry_access(request, slug, round_number, table_number)
+    if isinstance(access, HttpResponse):
+        return access
+    if not access.manages:
+        raise PermissionDenied(_("Only the competition's organisers give penalties."))
+    seats = {seat.position: seat for seat in access.sheet.table.seats.select_related("player")}
+    form = PenaltyForm(request.POST, seats=selectors.shown_seats(access.sheet, full_names=True))
+    if form.is_valid():
+        seat = seats[form.cleaned_data["position"]]
+        try:
+            give_penalty(
+                access.competition,
+                seat.player,
+                form.cleaned_data["points"],
+                form.cleaned_data["reason"],
+                round_=access.sheet.table.round,
+                by=request.user,
+            )
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request,
+                _("%(points)s points deducted from %(name)s.")
+                % {"points": form.cleaned_data["points"], "name": seat.player.name},
+            )
+    else:
+        for field, errors in form.errors.items():
+            messages.error(request, f"{form.fields[field].label if field in form.fields else ''}: {' '.join(errors)}")
+    return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
 
 
 @dataclass(frozen=True)

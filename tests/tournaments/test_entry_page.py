@@ -9,10 +9,11 @@ from django.test import Client
 from django.urls import reverse
 
 from games.generate import random_session
+from scoring.models import Standing
 from tests.factories import CompetitionFactory, PlayerFactory, RuleSetFactory, UserFactory
 from tests.roles import Roles, make_roles
 from tests.tournaments.test_pages import page
-from tournaments.models import AuditEvent, DealEntry, ScoreSheet
+from tournaments.models import AuditEvent, DealEntry, Penalty, ScoreSheet
 from tournaments.services.competitions import register_players
 from tournaments.services.entry import record_deal
 from tournaments.services.rounds import create_round, publish_round
@@ -210,3 +211,41 @@ def test_nobody_confirms_a_sheet_that_is_not_entered_yet(sheet: ScoreSheet, role
     assert "only an entered sheet can be confirmed" in response.content.decode()
     sheet.refresh_from_db()
     assert sheet.state == ScoreSheet.State.DRAFT
+
+
+# -- penalties ------------------------------------------------------------------------------------------------------
+
+
+def test_an_organiser_gives_a_penalty_with_a_reason_and_the_standings_count_it(
+    client: Client, sheet: ScoreSheet, roles: Roles, django_capture_on_commit_callbacks: Any
+) -> None:
+    client.force_login(roles.organiser)
+    seat = sheet.table.seats.get(position=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url(sheet, "sheet-penalty"), {"position": 1, "points": 5, "reason": "arrived late"})
+    assert response.status_code == 302
+    penalty = Penalty.objects.get()
+    assert (penalty.player_id, penalty.points, penalty.reason) == (seat.player_id, 5, "arrived late")
+    assert penalty.round_id == sheet.table.round_id and penalty.created_by == roles.organiser
+    standing = Standing.objects.get(competition=sheet.table.round.competition, player_id=seat.player_id)
+    assert standing.penalty_points == 5
+    shown = page(client.get(url(sheet))).find("ul", class_="penalties").text()
+    assert "−5 (arrived late)" in shown
+
+
+@pytest.mark.parametrize("fields", [{"points": 5, "reason": "  "}, {"points": 0, "reason": "late"}])
+def test_a_penalty_without_a_reason_or_points_is_refused(
+    client: Client, sheet: ScoreSheet, roles: Roles, fields: dict[str, Any]
+) -> None:
+    client.force_login(roles.organiser)
+    response = client.post(url(sheet, "sheet-penalty"), {"position": 1, **fields}, follow=True)
+    assert not Penalty.objects.exists()
+    assert page(response).find("li", class_="error")
+
+
+def test_a_table_with_its_code_gives_no_penalties(sheet: ScoreSheet) -> None:
+    table = Client()
+    table.get(url(sheet), {"code": sheet.captain_code})
+    assert table.post(url(sheet, "sheet-penalty"), {"position": 1, "points": 5, "reason": "x"}).status_code == 403
+    assert "penalty-title" not in table.get(url(sheet)).content.decode()
+    assert not Penalty.objects.exists()

@@ -193,6 +193,12 @@ PAGES: dict[str, Page] = {
         "sheet-entry-preview", lambda w: sheet_path(w.sheet, "sheet-entry-preview"), "post", lambda w: DEAL_2_FORM
     ),
     "sheet-confirm": Page("sheet-confirm", lambda w: sheet_path(w.sheet, "sheet-confirm"), "post"),
+    "sheet-penalty": Page(
+        "sheet-penalty",
+        lambda w: sheet_path(w.sheet, "sheet-penalty"),
+        "post",
+        lambda w: {"position": 0, "points": 5, "reason": "late"},
+    ),
     "sheet-reject": Page(
         "sheet-reject", lambda w: sheet_path(w.sheet, "sheet-reject"), "post", lambda w: {"reason": "deal 2 is wrong"}
     ),
@@ -297,6 +303,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "sheet-entry-other-table-post":   (LOG,     NO,      NO,    LOG,    GO,       NO,         GO,        GO),
     "sheet-entry-preview":            (LOG,     NO,      NO,    OK,     OK,       NO,         OK,        OK),
     "sheet-confirm":                  (LOG,     NO,      NO,    GO,     GO,       NO,         GO,        GO),
+    "sheet-penalty":                  (LOG,     NO,      NO,    NO,     GO,       NO,         GO,        GO),
     "sheet-reject":                   (LOG,     NO,      NO,    GO,     GO,       NO,         GO,        GO),
     "sheet-entry-draft":              (LOG,     HID,     HID,   LOG,    OK,       HID,        OK,        OK),
     "sheet-entry-hidden":             (LOG,     HID,     HID,   LOG,    OK,       HID,        OK,        OK),

@@ -41,6 +41,7 @@ from tournaments.api.serializers import (
 from tournaments.models import Club, Competition, Membership, Penalty, Player, RuleSet, Table
 from tournaments.services.competitions import create_competition
 from tournaments.services.errors import ServiceError
+from tournaments.services.penalties import give_penalty, remove_penalty
 from tournaments.services.seasons import close_competition, reopen_competition
 from tournaments.services.transfer import (
     ImportRejected,
@@ -287,27 +288,24 @@ class PenaltyViewSet(
         return Penalty.objects.filter(competition__in=rules.visible_competitions(self.request.user)).order_by("pk")
 
     def perform_create(self, serializer: Any) -> None:
-        competition = serializer.validated_data["competition"]
+        data = serializer.validated_data
+        competition = data["competition"]
         if not rules.can_manage_competition(self.request.user, competition):
             raise PermissionDenied("Only the competition's organisers give penalties.")
-        if competition.closed_at is not None:
-            raise ValidationError({"detail": f"{competition} is closed: no more penalties"})
-        serializer.save(created_by=self.request.user)
-        _standings_follow(competition.pk)
+        try:
+            serializer.instance = give_penalty(
+                competition,
+                data["player"],
+                data["points"],
+                data["reason"],
+                round_=data.get("round"),
+                by=self.request.user,
+            )
+        except ServiceError as exc:
+            raise ValidationError({"detail": str(exc)}) from exc
 
     def perform_destroy(self, instance: Penalty) -> None:
-        if instance.competition.closed_at is not None:
-            raise ValidationError({"detail": f"{instance.competition} is closed: its penalties stay"})
-        competition_id = instance.competition_id
-        instance.delete()
-        _standings_follow(competition_id)
-
-
-def _standings_follow(competition_id: int) -> None:
-    from django.db import transaction
-    from django.db.models import F
-
-    from scoring.services import request_standings
-
-    Competition.objects.filter(pk=competition_id).update(entries_version=F("entries_version") + 1)
-    transaction.on_commit(lambda: request_standings(competition_id))
+        try:
+            remove_penalty(instance)
+        except ServiceError as exc:
+            raise ValidationError({"detail": str(exc)}) from exc
