@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from config.untrusted import whole_number
 from tournaments import selectors, selectors_entry
@@ -192,10 +193,9 @@ def _page(
     }
 
 
+@require_POST
 def entry_preview(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
     """The line as typed so far, settled by the engine but not stored: points, totals, errors, later changes."""
-    if request.method != "POST":
-        return HttpResponse(status=405, headers={"Allow": "POST"})
     access = _entry_access(request, slug, round_number, table_number)
     if isinstance(access, HttpResponse):
         return access
@@ -209,10 +209,9 @@ def entry_preview(request: HttpRequest, slug: str, round_number: int, table_numb
     return render(request, "entry/_preview.html", {**_page(request, access, form, preview), "oob": True})
 
 
+@require_POST
 def penalise(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
     """A penalty for one of the table's players, with a reason: for those who run the competition."""
-    if request.method != "POST":
-        return HttpResponse(status=405, headers={"Allow": "POST"})
     access = _entry_access(request, slug, round_number, table_number)
     if isinstance(access, HttpResponse):
         return access
@@ -273,10 +272,9 @@ def _review_state(request: HttpRequest, access: EntryAccess) -> ReviewState:
     return ReviewState(sheet.state, reviewable and not mine, mine, last)
 
 
+@require_POST
 def review_sheet(request: HttpRequest, slug: str, round_number: int, table_number: int, verdict: str) -> HttpResponse:
     """Confirm (``verdict`` "confirm") or reject with a reason ("reject") the sheet, as its second pair of eyes."""
-    if request.method != "POST":
-        return HttpResponse(status=405, headers={"Allow": "POST"})
     access = _entry_access(request, slug, round_number, table_number)
     if isinstance(access, HttpResponse):
         return access
