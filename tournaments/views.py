@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from tournaments import selectors
+from tournaments import selectors, selectors_entry
 from tournaments.models import Club, Competition, Player, Round, ScoreSheet
 from tournaments.permissions import visible_competitions
 from tournaments.services.privacy import sees_full_name
@@ -116,6 +116,7 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
             "lines": lines,
             "totals": [(seat, totals[seat.position] if seat.position < len(totals) else None) for seat in seats],
             "history": selectors.sheet_history(sheet),
+            "reviews": selectors_entry.sheet_reviews(sheet),
             "can_enter": seen.manages,
             "manages": seen.manages,  # who entered each version: their account names, for those who run it
         },

@@ -30,8 +30,9 @@ from django.urls import reverse
 from games.rulesets import AfterPass, Game, Rotation, RuleSet
 from games.sessions import sitting_out
 from tournaments.models import Round, Seat, Table
-from tournaments.permissions import can_manage_competition, visible_competitions
+from tournaments.permissions import can_manage_competition
 from tournaments.services.privacy import public_name, shown_name
+from tournaments.visibility import access as competition_access
 
 ZWICKEN_ROWS = 24
 PARTS = ("cards", "sheets")
@@ -182,7 +183,8 @@ def may_print(user: object, round_: Round) -> bool:
     competition = round_.competition
     if can_manage_competition(user, competition):
         return True
-    return round_.status != Round.Status.DRAFT and visible_competitions(user).filter(pk=competition.pk).exists()
+    # the seating is a round's result page on paper: public only when the competition shows everything
+    return round_.status != Round.Status.DRAFT and competition_access(user, competition).results
 
 
 # -- view ---------------------------------------------------------------------------------------------------------

@@ -249,3 +249,17 @@ def test_a_table_with_its_code_gives_no_penalties(sheet: ScoreSheet) -> None:
     assert table.post(url(sheet, "sheet-penalty"), {"position": 1, "points": 5, "reason": "x"}).status_code == 403
     assert "penalty-title" not in table.get(url(sheet)).content.decode()
     assert not Penalty.objects.exists()
+
+
+def test_the_sheets_history_shows_its_confirmations_and_rejections_with_the_reason(
+    client: Client, sheet: ScoreSheet, roles: Roles
+) -> None:
+    complete(sheet, by=roles.club_admin)
+    reviewer = Client()
+    reviewer.force_login(roles.organiser)
+    reviewer.post(url(sheet, "sheet-reject"), {"reason": "deal 3 is wrong"})
+    events = [li.text() for li in page(client.get(url(sheet, "sheet"))).find_all("li", class_="review-event")]
+    assert len(events) == 1 and events[0].startswith("rejected: deal 3 is wrong")
+    assert "organiser" not in events[0]  # the public sees what happened, not the account that did it
+    shown = page(reviewer.get(url(sheet, "sheet"))).find("li", class_="review-event").text()
+    assert "organiser" in shown

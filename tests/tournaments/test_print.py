@@ -370,3 +370,12 @@ def test_cards_printed_by_anyone_else_carry_no_table_code(client: Client) -> Non
     response = client.get(print_url(competition))
     assert not page(response).find_all(class_="entry-link")
     assert not any(code in response.content.decode() for code in codes)
+
+
+def test_the_print_of_a_standings_only_competition_is_for_those_who_run_it(client: Client) -> None:
+    competition = seated_competition(players=4)
+    publish(competition)
+    Competition.objects.filter(pk=competition.pk).update(public_results=False)
+    assert client.get(print_url(competition)).status_code == 404
+    client.force_login(make_roles(competition).club_admin)
+    assert client.get(print_url(competition)).status_code == 200
