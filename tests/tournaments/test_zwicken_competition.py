@@ -65,3 +65,15 @@ def test_the_entry_page_offers_the_zwicken_form_and_saves_a_line(sheet: ScoreShe
     entry = DealEntry.objects.get()
     # Durchmarsch: seat 0 takes the whole pot (its own ante of 3); the other three pay a bete each
     assert entry.line["tricks"] == [3, 0, 0, 0] and entry.points == [0, -3, -3, -3]
+
+
+def test_the_zwicken_preview_shows_points_betes_and_the_pot_carried(sheet: ScoreSheet, client: Client) -> None:
+    roles = make_roles(sheet.table.round.competition)
+    client.force_login(roles.club_admin)
+    url = reverse("sheet-entry-preview", args=["zwick", sheet.table.round.number, sheet.table.number])
+    form = {"deal": 1, "dealer": 0, "played": ["1", "2", "3"], "tricks_1": 2, "tricks_2": 1, "idempotency_key": ""}
+    html = client.post(url, form).content.decode()
+    cells = [c for c in html.split('<td class="num">')[1:5]]
+    assert [c.split("<")[0] for c in cells] == ["-3", "2", "1", "-3"]  # seat 3 played, took nothing: a bete of 3
+    assert "Pot carried to the next deal: 3" in html  # the bete goes into the pot
+    assert not DealEntry.objects.exists()

@@ -30,6 +30,7 @@ class DealPreview:
     totals: list[int] = field(default_factory=list)  # running totals after this deal
     errors: list[FieldError] = field(default_factory=list)
     later: list[LaterChange] = field(default_factory=list)  # a correction's effect on the deals after it
+    pot: int | None = None  # Zwicken: the chips carried in the pot after this deal
 
     @property
     def valid(self) -> bool:
@@ -45,28 +46,36 @@ def preview_deal(sheet: ScoreSheet, line: dict[str, Any]) -> DealPreview:
         return DealPreview(line.get("deal"), errors=list(exc.errors))
     deal = line.get("deal")
     if type(deal) is int and 1 <= deal <= len(current):
-        return _correction(current, engine, deal, line, sheet.table.size)
+        return _correction(sheet, current, engine, deal, line)
     try:
         settled = engine.add(line)
     except InvalidLine as exc:
         return DealPreview(deal, errors=list(exc.errors))
     totals = _totals(current, sheet.table.size)
-    return DealPreview(deal, list(settled.points), [t + p for t, p in zip(totals, settled.points, strict=True)])
+    after = [t + p for t, p in zip(totals, settled.points, strict=True)]
+    return DealPreview(deal, list(settled.points), after, pot=_pot(sheet, settled))
 
 
-def _correction(current: list[DealEntry], engine: Any, deal: int, line: dict[str, Any], size: int) -> DealPreview:
+def _correction(
+    sheet: ScoreSheet, current: list[DealEntry], engine: Any, deal: int, line: dict[str, Any]
+) -> DealPreview:
     try:
         results = engine.replace(deal, line)
     except InvalidSheet as exc:
         return DealPreview(deal, errors=correction_errors(exc, deal))
-    totals = _totals(current[: deal - 1], size)
+    totals = _totals(current[: deal - 1], sheet.table.size)
     points = list(results[0].points)
     later = [
         LaterChange(old.deal_number, list(old.points), list(settled.points))
         for old, settled in zip(current[deal:], results[1:], strict=True)
         if list(settled.points) != old.points
     ]
-    return DealPreview(deal, points, [t + p for t, p in zip(totals, points, strict=True)], later=later)
+    after = [t + p for t, p in zip(totals, points, strict=True)]
+    return DealPreview(deal, points, after, later=later, pot=_pot(sheet, results[0]))
+
+
+def _pot(sheet: ScoreSheet, settled: Any) -> int | None:
+    return int(settled.pot) if sheet.table.round.competition.game == "zwicken" else None
 
 
 def _totals(entries: list[DealEntry], size: int) -> list[int]:
