@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -28,7 +29,7 @@ from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected, ServiceError, StaleVersion
 from tournaments.services.penalties import give_penalty
 from tournaments.services.preview import DealPreview, preview_deal
-from tournaments.services.sheets import confirm_sheet, reject_sheet, session_mark
+from tournaments.services.sheets import confirm_sheet, entered_current_lines, reject_sheet, session_mark
 
 EntryForm = type[DealLineForm] | type[ZwickenLineForm]
 
@@ -85,6 +86,11 @@ class EntryAccess:
     manages: bool
     captain: bool  # holds the table's code (and does not run the competition)
 
+    @cached_property
+    def seats(self) -> list[selectors.ShownSeat]:
+        """The sheet's seats, players named as this visitor may see them (read once a request)."""
+        return selectors.shown_seats(self.sheet, full_names=self.manages)
+
 
 def _entry_access(request: HttpRequest, slug: str, round_number: int, table_number: int) -> EntryAccess | HttpResponse:
     """The sheet if this request may enter it; else a redirect to log in, or a 404/403 raised."""
@@ -106,19 +112,19 @@ def _entry_access(request: HttpRequest, slug: str, round_number: int, table_numb
     return EntryAccess(sheet, competition, manages, captain and not manages)
 
 
-def _entered_in(request: HttpRequest, access: EntryAccess) -> str:
-    """The table's browser session as a mark, when nobody is signed in (a captain's phone)."""
+def _entered_in(request: HttpRequest, *, create: bool = True) -> str:
+    """The table's browser session as a mark, when nobody is signed in (a captain's phone); ``create`` gives a
+    session that has none yet its key (a page only reading the mark does not need one)."""
     if request.user.is_authenticated:
         return ""
-    if request.session.session_key is None:
+    if create and request.session.session_key is None:
         request.session.save()
     return session_mark(request.session.session_key)
 
 
 def _form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLineForm | ZwickenLineForm:
-    seats = selectors.shown_seats(access.sheet, full_names=access.manages)
     rules = access.competition.rule_set.engine_rules()
-    return line_form_class(access.competition.game)(data, seats=seats, ladder=rules.ladder, **kwargs)
+    return line_form_class(access.competition.game)(data, seats=access.seats, ladder=rules.ladder, **kwargs)
 
 
 def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
@@ -141,7 +147,7 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
                     by=request.user if request.user.is_authenticated else None,
                     idempotency_key=form.cleaned_data["idempotency_key"] or None,
                     expected_version=form.cleaned_data.get("version"),
-                    entered_in=_entered_in(request, access),
+                    entered_in=_entered_in(request),
                 )
             except StaleVersion as exc:
                 # someone else saved this deal meanwhile: nothing of ours is stored; show theirs and let the user
@@ -175,7 +181,7 @@ def _page(
     request: HttpRequest, access: EntryAccess, form: DealLineForm | ZwickenLineForm, preview: DealPreview | None
 ) -> dict[str, Any]:
     sheet = access.sheet
-    seats = selectors.shown_seats(sheet, full_names=access.manages)
+    seats = access.seats
     return {
         "competition": access.competition,
         "sheet": sheet,
@@ -217,10 +223,9 @@ def penalise(request: HttpRequest, slug: str, round_number: int, table_number: i
         return access
     if not access.manages:
         raise PermissionDenied(_("Only the competition's organisers give penalties."))
-    seats = {seat.position: seat for seat in access.sheet.table.seats.select_related("player")}
-    form = PenaltyForm(request.POST, seats=selectors.shown_seats(access.sheet, full_names=True))
+    form = PenaltyForm(request.POST, seats=access.seats)
     if form.is_valid():
-        seat = seats[form.cleaned_data["position"]]
+        seat = access.sheet.table.seats.select_related("player").get(position=form.cleaned_data["position"])
         try:
             give_penalty(
                 access.competition,
@@ -256,18 +261,8 @@ class ReviewState:
 
 def _review_state(request: HttpRequest, access: EntryAccess) -> ReviewState:
     sheet = access.sheet
-    current = sheet.entries.filter(is_current=True)
-    if request.user.is_authenticated:
-        mine = current.filter(created_by=request.user).exists()
-    else:
-        key = request.session.session_key
-        mine = bool(key) and current.filter(entered_in=session_mark(key)).exists()
-    reviews = [AuditEvent.Action.CONFIRM, AuditEvent.Action.REJECT]
-    last = (
-        AuditEvent.objects.filter(model="scoresheet", object_id=str(sheet.pk), action__in=reviews)
-        .order_by("-at", "-pk")
-        .first()
-    )
+    mine = entered_current_lines(sheet, by=request.user, entered_in=_entered_in(request, create=False))
+    last = selectors_entry.sheet_reviews(sheet).last()
     reviewable = sheet.state in (ScoreSheet.State.ENTERED, ScoreSheet.State.CONFIRMED)
     return ReviewState(sheet.state, reviewable and not mine, mine, last)
 
@@ -279,7 +274,7 @@ def review_sheet(request: HttpRequest, slug: str, round_number: int, table_numbe
     if isinstance(access, HttpResponse):
         return access
     by = request.user if request.user.is_authenticated else None
-    entered_in = _entered_in(request, access)
+    entered_in = _entered_in(request)
     try:
         if verdict == "confirm":
             confirm_sheet(access.sheet, by=by, entered_in=entered_in)

@@ -46,6 +46,11 @@ def engine_sheet(sheet: ScoreSheet, lines: list[dict[str, Any]] | None = None) -
         ) from exc
 
 
+def corrects(deal: Any, entered: int) -> bool:
+    """Whether a line numbered ``deal`` corrects one of a sheet's ``entered`` lines (else it is the next deal)."""
+    return type(deal) is int and 1 <= deal <= entered
+
+
 def record_deal(
     sheet: ScoreSheet,
     line: Any,
@@ -99,7 +104,7 @@ def _record(
 
     engine = engine_sheet(sheet, lines)
     deal = line.get("deal")
-    is_correction = type(deal) is int and 1 <= deal <= len(lines)
+    is_correction = corrects(deal, len(lines))
     # a correction's deal and the deals after it, which it may re-settle
     current = (
         list(sheet.entries.filter(is_current=True, deal_number__gte=deal).order_by("deal_number"))

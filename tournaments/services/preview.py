@@ -12,7 +12,7 @@ from typing import Any
 
 from games.errors import FieldError, InvalidLine, InvalidSheet
 from tournaments.models import DealEntry, ScoreSheet
-from tournaments.services.entry import correction_errors, engine_sheet
+from tournaments.services.entry import correction_errors, corrects, engine_sheet
 from tournaments.services.errors import EntryRejected
 
 
@@ -45,7 +45,7 @@ def preview_deal(sheet: ScoreSheet, line: dict[str, Any]) -> DealPreview:
     except EntryRejected as exc:
         return DealPreview(line.get("deal"), errors=list(exc.errors))
     deal = line.get("deal")
-    if type(deal) is int and 1 <= deal <= len(current):
+    if corrects(deal, len(current)):
         return _correction(sheet, current, engine, deal, line)
     try:
         settled = engine.add(line)

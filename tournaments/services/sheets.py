@@ -21,6 +21,15 @@ def session_mark(session_key: str | None) -> str:
     return hashlib.sha256(f"entered-in:{session_key}".encode()).hexdigest()[:32]
 
 
+def entered_current_lines(sheet: ScoreSheet, *, by: Any, entered_in: str) -> bool:
+    """Whether this person entered one of the sheet's current lines: a signed-in ``by``, else the browser
+    session marked ``entered_in`` (such a person may not confirm the sheet)."""
+    current = sheet.entries.filter(is_current=True)
+    if getattr(by, "is_authenticated", False):
+        return current.filter(created_by=by).exists()
+    return bool(entered_in) and current.filter(entered_in=entered_in).exists()
+
+
 @transaction.atomic
 def confirm_sheet(sheet: ScoreSheet, *, by: Any, entered_in: str = "") -> ScoreSheet:
     """Confirm a fully entered sheet: a second person, never one who entered one of its current lines.
@@ -34,14 +43,9 @@ def confirm_sheet(sheet: ScoreSheet, *, by: Any, entered_in: str = "") -> ScoreS
             _("only an entered sheet can be confirmed; this one is %(state)s")
             % {"state": sheet.get_state_display().lower()}
         )
-    current = sheet.entries.filter(is_current=True)
-    if getattr(by, "is_authenticated", False):
-        entered_it = current.filter(created_by=by).exists()
-    elif entered_in:
-        entered_it = current.filter(entered_in=entered_in).exists()
-    else:
+    if not getattr(by, "is_authenticated", False) and not entered_in:
         raise ServiceError(_("sign in, or open the sheet with the table's code, to confirm it"))
-    if entered_it:
+    if entered_current_lines(sheet, by=by, entered_in=entered_in):
         raise ServiceError(_("you entered lines of this sheet: someone else must confirm it"))
     sheet.state = ScoreSheet.State.CONFIRMED
     sheet.save(update_fields=["state", "updated_at"])
