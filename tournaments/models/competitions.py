@@ -3,6 +3,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import limits
 from tournaments.models.rules import RuleSet
 
 Game = RuleSet.GameChoice
@@ -22,7 +23,11 @@ class Competition(models.Model):
     game = models.CharField(_("game"), max_length=16, choices=Game.choices, default=Game.WIEZEN)
     rule_set = models.ForeignKey(RuleSet, on_delete=models.PROTECT, related_name="competitions")
     deals_per_session = models.PositiveSmallIntegerField(
-        _("deals per session"), null=True, blank=True, help_text=_("16 or 24; empty for open-ended Zwicken sessions")
+        _("deals per session"),
+        null=True,
+        blank=True,
+        validators=limits.DEALS_PER_SESSION.validators(),
+        help_text=_("16 or 24; empty for open-ended Zwicken sessions"),
     )
     # Visibility: hidden (not public), standings only (public, results not), or everything (both public).
     is_public = models.BooleanField(_("public"), default=True)
@@ -37,9 +42,15 @@ class Competition(models.Model):
     standings_method = models.CharField(_("standings method"), max_length=32, default="total_points")
     tie_breaks = models.JSONField(_("tie-breaks, in order"), default=list, blank=True)
     placement_points = models.JSONField(_("placement points (1st, 2nd...)"), default=list, blank=True)
-    min_evenings = models.PositiveSmallIntegerField(_("minimum evenings to be ranked"), default=0)
-    best_evenings = models.PositiveSmallIntegerField(_("best N evenings count"), null=True, blank=True)
-    evening_decay = models.FloatField(_("weight of an evening per evening of age"), default=1.0)
+    min_evenings = models.PositiveSmallIntegerField(
+        _("minimum evenings to be ranked"), default=0, validators=limits.EVENINGS.validators()
+    )
+    best_evenings = models.PositiveSmallIntegerField(
+        _("best N evenings count"), null=True, blank=True, validators=limits.BEST_EVENINGS.validators()
+    )
+    evening_decay = models.FloatField(
+        _("weight of an evening per evening of age"), default=1.0, validators=limits.EVENING_DECAY.validators()
+    )
     # How the next round is seated (tournaments.seating generators) and whether club-mates are kept apart.
     seating_method = models.CharField(_("seating method"), max_length=16, default="mixer")
     keep_clubmates_apart = models.BooleanField(_("keep club-mates apart"), default=False)
@@ -70,6 +81,16 @@ class Competition(models.Model):
                 ),
                 name="competition_session_length",
                 violation_error_message=_("A session has 16 or 24 deals, or is open-ended for Zwicken."),
+            ),
+            limits.EVENINGS.check("min_evenings", "competition_min_evenings_range"),
+            models.CheckConstraint(
+                condition=models.Q(best_evenings__isnull=True)
+                | models.Q(best_evenings__gte=limits.BEST_EVENINGS.low, best_evenings__lte=limits.BEST_EVENINGS.high),
+                name="competition_best_evenings_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(evening_decay__gt=0, evening_decay__lte=limits.EVENING_DECAY.high),
+                name="competition_evening_decay_range",
             ),
         ]
 
@@ -162,8 +183,8 @@ class Round(models.Model):
         FINALISED = "finalised", _("Finalised")
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField(_("number"))
-    seed = models.BigIntegerField(_("seating seed"), default=0)
+    number = models.PositiveSmallIntegerField(_("number"), validators=limits.ROUND_NUMBER.validators())
+    seed = models.BigIntegerField(_("seating seed"), default=0, validators=limits.SEED.validators())
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.DRAFT)
     method = models.CharField(_("seating method"), max_length=16, default="random")
     # Players present but not seated (6, 7 or 11 present): byes rotate, so they are remembered.
@@ -175,6 +196,8 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["competition", "number"], name="round_number_once"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="round_number_positive"),
+            limits.ROUND_NUMBER.check("number", "round_number_range"),
+            limits.SEED.check("seed", "round_seed_range"),
             models.CheckConstraint(
                 condition=models.Q(status__in=["draft", "published", "in_play", "complete", "finalised"]),
                 name="round_status_known",

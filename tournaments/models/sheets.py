@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import limits
+
 
 def new_table_code() -> str:
     return secrets.token_hex(4)
@@ -40,8 +42,8 @@ class DealEntry(models.Model):
         RESTORE = "restore", _("An earlier version restored")
 
     sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, related_name="entries")
-    deal_number = models.PositiveSmallIntegerField(_("deal"))
-    version = models.PositiveIntegerField(default=1)
+    deal_number = models.PositiveSmallIntegerField(_("deal"), validators=limits.DEAL_NUMBER.validators())
+    version = models.PositiveIntegerField(default=1, validators=limits.VERSION.validators())
     is_current = models.BooleanField(default=True)
     line = models.JSONField(_("line"))
     contract = models.CharField(_("contract"), max_length=32)
@@ -72,6 +74,8 @@ class DealEntry(models.Model):
             ),
             models.CheckConstraint(condition=models.Q(deal_number__gte=1), name="entry_deal_positive"),
             models.CheckConstraint(condition=models.Q(version__gte=1), name="entry_version_positive"),
+            limits.DEAL_NUMBER.check("deal_number", "entry_deal_range"),
+            limits.VERSION.check("version", "entry_version_range"),
         ]
 
     def __str__(self) -> str:
@@ -84,7 +88,7 @@ class Penalty(models.Model):
     competition = models.ForeignKey("tournaments.Competition", on_delete=models.CASCADE, related_name="penalties")
     round = models.ForeignKey("tournaments.Round", null=True, blank=True, on_delete=models.CASCADE)
     player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="penalties")
-    points = models.PositiveIntegerField(_("points deducted"))
+    points = models.PositiveIntegerField(_("points deducted"), validators=limits.PENALTY_POINTS.validators())
     reason = models.CharField(_("reason"), max_length=200)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -93,7 +97,10 @@ class Penalty(models.Model):
 
     class Meta:
         verbose_name_plural = "penalties"
-        constraints = [models.CheckConstraint(condition=models.Q(points__gt=0), name="penalty_points_positive")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(points__gt=0), name="penalty_points_positive"),
+            limits.PENALTY_POINTS.check("points", "penalty_points_range"),
+        ]
 
     def __str__(self) -> str:
         return f"-{self.points} {self.player} ({self.reason})"
