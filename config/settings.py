@@ -57,6 +57,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: a body over its size limit is refused (413) before any middleware or view reads it
+    "config.body_limit.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -161,7 +163,9 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-standings": {
         "task": "scoring.tasks.reconcile_standings",
         "schedule": float(env_int("STANDINGS_RECONCILE_SECONDS", default=60, minimum=1)),
-    }
+    },
+    # Idempotency keys older than IDEMPOTENCY_TTL_HOURS are deleted (below, "resource limits")
+    "purge-idempotency-keys": {"task": "tournaments.tasks.purge_idempotency_keys", "schedule": 3600.0},
 }
 
 # -- security: HTTPS, cookies, headers, login throttling (README "Configuration") ----------------------------------
@@ -226,7 +230,9 @@ if _CSP_REPORT_URI:
     CONTENT_SECURITY_POLICY["DIRECTIVES"]["report-uri"] = _CSP_REPORT_URI
 
 # Login throttling (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one username from one address,
-# that username is refused from that address, even with the right password, for LOGIN_COOLOFF_MINUTES.
+# that username is refused from that address, even with the right password, for LOGIN_COOLOFF_MINUTES; after
+# LOGIN_ADDRESS_FAILURE_LIMIT wrong passwords from one address, whatever the usernames, every username is
+# (tournaments/login_limits.py). The address limit is higher: a venue's players may share one address.
 # Covers the login page, the admin's and the API token endpoint (all go through ``authenticate``).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out username before a password is checked
@@ -235,6 +241,13 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", default=15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30, minimum=1)
+if LOGIN_ADDRESS_FAILURE_LIMIT < AXES_FAILURE_LIMIT:
+    raise ImproperlyConfigured(
+        f"LOGIN_ADDRESS_FAILURE_LIMIT={LOGIN_ADDRESS_FAILURE_LIMIT} is below LOGIN_FAILURE_LIMIT={AXES_FAILURE_LIMIT}:"
+        " the limit per address (all usernames) must be at least the limit per username"
+    )
+AXES_HANDLER = "tournaments.login_limits.UsernameAndAddressHandler"
 AXES_RESET_ON_SUCCESS = True  # a successful login forgets the earlier failures
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # The same address the audit trail records: REMOTE_ADDR, or behind TRUSTED_PROXIES the client's address they
@@ -244,6 +257,21 @@ AXES_CLIENT_IP_CALLABLE = "tournaments.services.audit.client_ip"
 TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
 # Wrong table codes on the entry page (``…/entry/?code=``) from one address before it waits the same cool-off.
 TABLE_CODE_FAILURE_LIMIT = env_int("TABLE_CODE_FAILURE_LIMIT", default=10, minimum=1)
+
+# -- resource limits (README "Security") ---------------------------------------------------------------------------
+# Request bodies, any content type: larger ones get 413 before they are read (config/body_limit.py). A sheet's
+# CSV or a player list is a few kB; a whole competition archive (``competitions/import/``) may be larger.
+REQUEST_BODY_MAX_BYTES = env_int("REQUEST_BODY_MAX_BYTES", default=1024 * 1024, minimum=1024)
+ARCHIVE_BODY_MAX_BYTES = env_int("ARCHIVE_BODY_MAX_BYTES", default=32 * 1024 * 1024, minimum=REQUEST_BODY_MAX_BYTES)
+REQUEST_BODY_LIMITS_BY_ROUTE = {"competition-import-archive": ARCHIVE_BODY_MAX_BYTES}
+# Django's own cap on what ``request.body`` and ``request.POST`` read: the largest body a route accepts.
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(REQUEST_BODY_MAX_BYTES, *REQUEST_BODY_LIMITS_BY_ROUTE.values())
+# ``Idempotency-Key``: a key is remembered this long (a retry later is a new request); responses larger than
+# IDEMPOTENCY_MAX_RESPONSE_BYTES are not kept whole (a retry gets the status and a note saying so).
+IDEMPOTENCY_TTL_HOURS = env_int("IDEMPOTENCY_TTL_HOURS", default=24, minimum=1)
+IDEMPOTENCY_MAX_RESPONSE_BYTES = env_int("IDEMPOTENCY_MAX_RESPONSE_BYTES", default=16 * 1024, minimum=256)
+# Error listings (an import's rows, a sheet's lines): the first ERROR_LIST_LIMIT problems and a count of the rest.
+ERROR_LIST_LIMIT = env_int("ERROR_LIST_LIMIT", default=50, minimum=1)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
