@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from config.untrusted import UNSTORABLE, UNSTORABLE_MESSAGE
+from tournaments.csv_cells import restore
 from tournaments.models import Club, Competition, Membership, Player, Registration, RuleSet
 from tournaments.services.errors import ServiceError
 from tournaments.services.seasons import refuse_if_closed
@@ -228,7 +229,8 @@ def _read_player_rows(text: str) -> tuple[list[_Row], list[tuple[int, str]]]:
         if len(cells) > len(columns):
             errors.append((line, gettext("more cells than the header has columns")))
             continue
-        values = dict(zip(columns, (cell.strip() for cell in cells), strict=False))
+        # a cell our exports wrote as '=... (tournaments.csv_cells) is the name =... again
+        values = dict(zip(columns, (restore(cell.strip()) for cell in cells), strict=False))
         first, last = values.get("first_name", ""), values.get("last_name", "")
         if "name" in values:
             first, _, last = values["name"].partition(" ")

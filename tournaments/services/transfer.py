@@ -21,6 +21,8 @@ from games.errors import FieldError, InvalidSheet
 from scoring.models import Standing
 from scoring.records import ScoringError
 from scoring.services import recompute_standings
+from tournaments import limits
+from tournaments.csv_cells import restore, write_csv
 from tournaments.models import (
     Club,
     Competition,
@@ -91,20 +93,19 @@ def current_lines(sheet: ScoreSheet) -> list[dict[str, Any]]:
 
 
 def sheet_csv(sheet: ScoreSheet) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
-    writer.writeheader()
+    rows = []
     for entry in sheet.entries.filter(is_current=True).order_by("deal_number"):
         row = {key: _cell(value) for key, value in entry.line.items() if key in CSV_COLUMNS}
         row["points"] = _cell(entry.points)
-        writer.writerow(row)
-    return out.getvalue()
+        rows.append(row)
+    return write_csv(CSV_COLUMNS, rows)
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any) -> Any:
+    """A list as its items separated by spaces; anything else as it is (``write_csv`` neutralises text)."""
     if isinstance(value, list):
         return " ".join(str(v) for v in value)
-    return "" if value is None else str(value)
+    return value
 
 
 def parse_sheet_csv(text: str) -> list[dict[str, Any]]:
@@ -135,7 +136,7 @@ def _read_lines(reader: csv.DictReader[str]) -> list[dict[str, Any]]:
             errors.append((number, FieldError("unknown_field", "", message)))
         line: dict[str, Any] = {}
         for key, raw in row.items():
-            text_value = (raw or "").strip()
+            text_value = restore((raw or "").strip())  # an exported note keeps its "=": see csv_cells
             if key == "points" or not text_value:
                 continue
             try:
@@ -171,6 +172,9 @@ def import_lines(sheet: ScoreSheet, lines: list[Any], *, by: Any = None) -> list
     if not isinstance(lines, list) or not lines:
         raise ImportRejected([(None, FieldError("missing_field", "lines", "nothing to import: give a list of lines"))])
     existing = current_lines(sheet)
+    if len(existing) + len(lines) > limits.DEAL_NUMBER.high:
+        message = f"a sheet takes at most {limits.DEAL_NUMBER.high} deals; it has {len(existing)}"
+        raise ImportRejected([(None, FieldError("too_many_deals", "lines", message))])
     try:
         engine_sheet(sheet, [*existing, *lines])
     except EntryRejected as exc:
@@ -213,14 +217,8 @@ def standings_rows(competition: Competition) -> list[dict[str, Any]]:
 
 
 def standings_csv(competition: Competition) -> str:
-    rows = standings_rows(competition)
-    out = io.StringIO()
-    writer = csv.DictWriter(
-        out, fieldnames=["rank", "player", "player_name", "points", "deals_played", "sessions_played", "penalty_points"]
-    )
-    writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue()
+    columns = ["rank", "player", "player_name", "points", "deals_played", "sessions_played", "penalty_points"]
+    return write_csv(columns, standings_rows(competition))
 
 
 # Competition settings that travel in an archive as they are.
