@@ -145,7 +145,7 @@ def test_the_json_export_holds_the_current_lines_only(two_tables: tuple[ScoreShe
     lines = session(4)[:6]
     fill(sheet, lines)
     corrected = {**lines[1], "note": "corrected"}
-    record_deal(sheet, corrected)  # deal 2 gets a second version
+    record_deal(sheet, corrected, expected_version=1)  # deal 2 gets a second version
 
     response = client_for(organiser).get(f"{API}/sheets/{sheet.pk}/export/")
 

@@ -101,7 +101,7 @@ def test_a_burst_of_entries_queues_one_recomputation(
 
     # after the computation, the next entry queues the next one
     with django_capture_on_commit_callbacks(execute=True):
-        record_deal(sheets[0], alleen(1, 1, 9))  # a correction of deal 1
+        record_deal(sheets[0], alleen(1, 1, 9), expected_version=1)  # a correction of deal 1
     assert queued_tasks == [(competition.pk,), (competition.pk,)]
 
 

@@ -101,7 +101,7 @@ def test_correcting_deal_3_of_16_resettles_the_later_deals_whose_doubling_change
     assert before[4].multiplier in (1, 2)  # 2 only when deal 4 itself was taken by the side with all tricks
 
     corrected = {"deal": 3, "dealer": lines[2]["dealer"], "contract": "pass"}
-    result = record_deal(sheet, corrected)
+    result = record_deal(sheet, corrected, expected_version=1)
 
     current = {e.deal_number: e for e in DealEntry.objects.filter(sheet=sheet, is_current=True)}
     assert len(current) == 16
@@ -125,7 +125,7 @@ def test_a_correction_that_breaks_a_later_deal_is_refused_and_changes_nothing() 
     record_deal(sheet, {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [1], "tricks": 5})
     record_deal(sheet, {"deal": 2, "dealer": 1, "contract": "alleen", "declarers": [2], "tricks": 5})
     with pytest.raises(EntryRejected) as rejected:
-        record_deal(sheet, {"deal": 1, "dealer": 0, "contract": "pass"})
+        record_deal(sheet, {"deal": 1, "dealer": 0, "contract": "pass"}, expected_version=1)
     assert rejected.value.codes == {"breaks_later_deal"}
     assert "deal 2" in str(rejected.value)
     assert DealEntry.objects.filter(sheet=sheet).count() == 2

@@ -170,7 +170,7 @@ def test_who_entered_a_line_is_shown_to_those_who_run_the_competition_only(
     client: Client, competition: Competition, roles: Roles
 ) -> None:
     sheet = ScoreSheet.objects.get(table__round__competition=competition)
-    record_deal(sheet, {**ALLEEN_6, "tricks": 7}, by=roles.club_admin)  # a correction, entered by an account
+    record_deal(sheet, {**ALLEEN_6, "tricks": 7}, by=roles.club_admin, expected_version=1)  # a correction
     url = reverse("sheet", args=[competition.slug, 1, sheet.table.number])
     assert "clubadmin" not in text_of(client, url)
     client.force_login(roles.club_admin)

@@ -183,13 +183,13 @@ def test_play_completion_finalisation_and_a_logged_reopen() -> None:
     first = sheet.entries.get(deal_number=1, is_current=True)
     correction = {**first.line}
     with pytest.raises(EntryRejected) as refused:
-        record_deal(sheet, correction, by=scorer)
+        record_deal(sheet, correction, by=scorer, expected_version=first.version)
     assert refused.value.codes == {"round_finalised"}
 
     with pytest.raises(ServiceError, match="reason"):
         reopen_round(round_, reason="  ", by=checker)
     reopen_round(round_, reason="table 1 swapped two scores", by=checker)
-    record_deal(sheet, correction, by=scorer)
+    record_deal(sheet, correction, by=scorer, expected_version=first.version)
     round_.refresh_from_db()
     sheet.refresh_from_db()
     assert round_.status == Status.IN_PLAY and sheet.state == ScoreSheet.State.ENTERED

@@ -99,9 +99,10 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
 
     @extend_schema(
         request=OpenApiTypes.OBJECT,
-        responses={201: DealEntrySerializer, 200: DealEntrySerializer},
+        responses={201: DealEntrySerializer, 200: DealEntrySerializer, 409: DealEntrySerializer},
         parameters=[TABLE_CODE_PARAM],
-        description="Add the sheet's next line (the engine's line format) or correct an earlier one.",
+        description="Add the sheet's next line (the engine's line format). A deal already on the sheet is never "
+        "replaced: 409 with its current line (correct it with PUT and that line's version).",
     )
     @action(detail=True, methods=["post"], url_path="lines")
     def add_line(self, request: Request, pk: str | None = None) -> Response:
@@ -112,6 +113,8 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             result = record_deal(sheet, request.data, by=request.user, idempotency_key=scoped, source="api")
         except EntryRejected as exc:
             return errors_response((None, e) for e in exc.errors)
+        except StaleVersion as exc:  # that deal is already on the sheet: a POST only adds
+            return Response(entry_data(exc.current), status=status.HTTP_409_CONFLICT)
         code = status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
         return Response(entry_data(result.entry), status=code)
 

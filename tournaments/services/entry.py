@@ -64,9 +64,11 @@ def record_deal(
     """Validate, settle and store one line of ``sheet``: the next deal, or a correction of an earlier one.
 
     Raises ``EntryRejected`` with every error per field, saving nothing.
-    The same ``idempotency_key`` twice stores one line. A correction made
-    with ``expected_version`` is refused (``StaleVersion``) when someone
-    else changed that deal since: no update is lost.
+    The same ``idempotency_key`` twice stores one line. A correction must name
+    the version it corrects (``expected_version``): a line for a deal already
+    on the sheet without one, or with a version someone else has replaced since,
+    is refused (``StaleVersion``, carrying the current line): no update is lost,
+    and of racing adds of the same deal exactly one is stored (the sheet's row lock).
     """
     try:
         with transaction.atomic():
@@ -112,6 +114,8 @@ def _record(
         else []
     )
     if expected_version is not None:
+    if is_correction and expected_version is None:
+        raise StaleVersion(current[0], None)  # adding never overwrites: a correction names the version it replaces
         held = current[0].version if current else 0
         if held != expected_version:
             raise StaleVersion(current[0] if current else None, expected_version)

@@ -33,7 +33,13 @@ class EntryRejected(ServiceError):
 class StaleVersion(ServiceError):
     """A correction was based on a version of the deal that is no longer current."""
 
-    def __init__(self, current: Any, expected: int):
+    def __init__(self, current: Any, expected: int | None):
         self.current = current  # the current DealEntry, or None if the deal has no line yet
         held = current.version if current is not None else 0
-        super().__init__(f"this deal is at version {held}, not {expected}: someone changed it in the meantime")
+        if expected is None:  # a new line for a deal already on the sheet: only a correction with a version replaces it
+            super().__init__(
+                f"deal {current.deal_number} is already on this sheet (version {held}): "
+                "correct it with the version you saw instead"
+            )
+        else:
+            super().__init__(f"this deal is at version {held}, not {expected}: someone changed it in the meantime")

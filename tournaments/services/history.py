@@ -20,6 +20,8 @@ def restore_version(
     current = DealEntry.objects.filter(sheet=sheet, deal_number=deal, is_current=True).first()
     if current is not None and current.version == version:
         raise ServiceError(f"version {version} of deal {deal} is already the current one")
+    if expected_version is None:  # restoring names the deal to replace: it corrects the version current now
+        expected_version = current.version if current is not None else 0
     return record_deal(
         sheet, {**old.line, "deal": deal}, by=by, source=DealEntry.Source.RESTORE, expected_version=expected_version
     )

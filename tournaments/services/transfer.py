@@ -40,7 +40,7 @@ from tournaments.models import (
 )
 from tournaments.seating import GENERATORS
 from tournaments.services.entry import engine_sheet, record_deal
-from tournaments.services.errors import EntryRejected, ServiceError
+from tournaments.services.errors import EntryRejected, ServiceError, StaleVersion
 from tournaments.services.transfer_checks import (
     INCONSISTENT,
     INVALID,
@@ -197,6 +197,8 @@ def _rows(exc: EntryRejected, offset: int) -> list[tuple[int | None, FieldError]
             if number > offset:
                 rows.append((number - offset, error))
             else:  # a line already on the sheet no longer fits its rule set
+    except StaleVersion as exc:  # someone added a deal meanwhile: an import only appends, it never overwrites
+        raise ImportRejected([(None, FieldError("deal_exists", "deal", str(exc)))]) from exc
                 rows.append((None, FieldError("stored_lines_invalid", error.field, f"deal {number}: {error.message}")))
     return rows
 
