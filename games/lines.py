@@ -12,7 +12,7 @@ with a stable code; nothing is settled from an invalid line. The codes:
 ``tricks_shape``, ``tricks_out_of_range``, ``tricks_impossible``,
 ``level_out_of_range``, ``level_not_enabled``, ``trump_required``,
 ``trump_not_allowed``, ``unknown_suit``, ``points_not_zero_sum``,
-``points_mismatch``.
+``points_mismatch``, ``too_long`` (a note over ``NOTE_MAX_LENGTH``).
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from games.settlement import Play
 REQUIRED_FIELDS = ("deal", "dealer", "contract")
 PLAY_FIELDS = frozenset({"declarers", "tricks", "level", "trump", "offender"})
 OPTIONAL_FIELDS = frozenset({"points", "note"})
+#: a line's free-text note, in characters: a remark at the table, not a document
+NOTE_MAX_LENGTH = 200
 KNOWN_FIELDS = frozenset(REQUIRED_FIELDS) | PLAY_FIELDS | OPTIONAL_FIELDS
 
 _FIELDS_BY_SIDE: dict[Side, frozenset[str]] = {
@@ -42,6 +44,17 @@ _FIELDS_BY_SIDE: dict[Side, frozenset[str]] = {
 
 def is_int(value: Any) -> bool:
     return type(value) is int
+
+
+def note_problem(note: Any) -> tuple[str, str] | None:
+    """What is wrong with a line's ``note`` (every game's lines have one): ``(code, message)``, or None."""
+    if note is None:
+        return None
+    if not isinstance(note, str):
+        return "wrong_type", f"note must be text, got {note!r}"
+    if len(note) > NOTE_MAX_LENGTH:
+        return "too_long", f"note is {len(note)} characters long: at most {NOTE_MAX_LENGTH} are kept"
+    return None
 
 
 class LineErrors:
@@ -160,8 +173,9 @@ def check_line(
     if "points" in line:
         _check_points_shape(line["points"], players, errors)
     note = line.get("note")
-    if note is not None and not isinstance(note, str):
-        errors.add("wrong_type", "note", f"note must be text, got {note!r}")
+    problem = note_problem(note)
+    if problem is not None:
+        errors.add(problem[0], "note", problem[1])
 
     if errors.items:
         raise InvalidLine(errors.items)

@@ -8,7 +8,7 @@ Every problem of a line is collected as a ``FieldError`` with a stable code
 ``unknown_cut``, ``cut_not_enabled``, ``unexpected_field``, ``duplicate_seat``,
 ``pass_not_allowed``, ``tricks_shape``, ``tricks_out_of_range``,
 ``tricks_by_passed_player``, ``tricks_impossible``, ``duty_by_passed_player``,
-``trump_ace_passed``, ``chips_not_conserved``; after settlement (only for an
+``trump_ace_passed``, ``chips_not_conserved``, ``too_long`` (a note); after settlement (only for an
 otherwise valid line) ``chips_mismatch`` and ``pot_mismatch``.
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from games.errors import FieldError, InvalidLine, SessionError
-from games.lines import LineErrors, is_int
+from games.lines import LineErrors, is_int, note_problem
 from games.rulesets import RuleSet, ZwickenOptions
 from games.settlement import Settled
 
@@ -130,9 +130,9 @@ def check_zwicken_line(
             f"chips {list(chips)} sum to {sum(chips)} but the pot went from {pot} to {pot_after}"
             f" ({pot_after - pot:+d}): chips and pot must change by zero in total",
         )
-    note = line.get("note")
-    if note is not None and not isinstance(note, str):
-        errors.add("wrong_type", "note", f"note must be text, got {note!r}")
+    problem = note_problem(line.get("note"))
+    if problem is not None:
+        errors.add(problem[0], "note", problem[1])
 
     if errors.items:
         raise InvalidLine(errors.items)

@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 
 from games.cards import CARD_BY_TEXT, Card, Suit, deck
 from games.errors import FieldError, InvalidRecord, RuleSetError
+from games.lines import note_problem
 from games.registry import find
 from games.rulesets import Game, RuleSet, ZwickenOptions
 from games.settlement import Settled
@@ -165,9 +166,9 @@ def _check(record: object, check: _Check) -> RecordResult:
     deal = record.get("deal", 1)
     if not _is_int(deal) or deal < 1:
         check.add("wrong_type", "deal", f"deal must be a deal number, 1 or more, got {deal!r}")
-    note = record.get("note")
-    if note is not None and not isinstance(note, str):
-        check.add("wrong_type", "note", f"note must be text, got {note!r}")
+    problem = note_problem(record.get("note"))
+    if problem is not None:
+        check.add(problem[0], "note", problem[1])
     check.stage_done()
     assert rules is not None and rules.zwicken is not None
     assert isinstance(players, int) and isinstance(dealer, int) and isinstance(pot, int) and isinstance(deal, int)

@@ -143,6 +143,17 @@ def test_it_rejects_a_field_of_the_wrong_type_and_names_the_value(field: str, va
     assert named in error.message
 
 
+def test_it_rejects_a_note_over_its_length_and_keeps_one_at_it() -> None:
+    from games.lines import NOTE_MAX_LENGTH
+
+    line = vraag()
+    line["note"] = "n" * (NOTE_MAX_LENGTH + 1)
+    error = assert_only(rejection(line), "too_long", "note")
+    assert str(NOTE_MAX_LENGTH) in error.message
+    line["note"] = "n" * NOTE_MAX_LENGTH
+    sheet_after().add(line)
+
+
 def test_it_rejects_a_level_of_the_wrong_type() -> None:
     line = {
         "deal": 1,

@@ -161,6 +161,7 @@ BAD_LINES: list[tuple[str, object]] = [
     ("wrong_type", dealt(1, 0, [1], [0, 3, 0, 0], chips=[0, 0, 0])),
     ("wrong_type", dealt(1, 0, [1], [0, 3, 0, 0], pot=-1)),
     ("wrong_type", dealt(1, 0, [1], [0, 3, 0, 0], note=7)),
+    ("too_long", dealt(1, 0, [1], [0, 3, 0, 0], note="n" * 201)),
     ("wrong_type", cut(1, 0, True)),
     ("deal_out_of_sequence", dealt(2, 0, [1], [0, 3, 0, 0])),
     ("seat_out_of_range", dealt(1, 4, [1], [0, 3, 0, 0])),

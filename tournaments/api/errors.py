@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.openapi import AutoSchema
@@ -16,12 +17,23 @@ from games.errors import FieldError
 
 
 def errors_response(
-    errors: Iterable[tuple[int | None, FieldError]], code: int = status.HTTP_400_BAD_REQUEST
+    errors: Iterable[tuple[int | None, FieldError]], code: int = status.HTTP_400_BAD_REQUEST, *, omitted: int = 0
 ) -> Response:
-    return Response(
-        {"errors": [{"line": line, "code": e.code, "field": e.field, "message": e.message} for line, e in errors]},
-        status=code,
-    )
+    """``{"errors": [...]}``: the first ``ERROR_LIST_LIMIT`` problems; ``more_errors``: how many more there were.
+
+    ``omitted``: problems the caller already left out (``ImportRejected.omitted``), counted in ``more_errors``.
+    """
+    listed: list[dict[str, Any]] = []
+    more = omitted
+    for line, e in errors:
+        if len(listed) < settings.ERROR_LIST_LIMIT:
+            listed.append({"line": line, "code": e.code, "field": e.field, "message": e.message})
+        else:
+            more += 1
+    body: dict[str, Any] = {"errors": listed}
+    if more:
+        body["more_errors"] = more
+    return Response(body, status=code)
 
 
 FMT = OpenApiParameter("fmt", str, enum=["json", "csv"], description="json (default) or csv")
@@ -118,4 +130,4 @@ class ApiSchema(AutoSchema):
 def _idempotent(view: Any) -> bool:
     from tournaments.api.idempotency import IdempotentMixin
 
-    return isinstance(view, IdempotentMixin)
+    return isinstance(view, IdempotentMixin) and getattr(view, "action", None) not in view.idempotency_exempt

@@ -5,6 +5,11 @@ two concurrent retries cannot both write: the second sees the claim and is
 told to retry later (409), or gets the stored response once it is there.
 A server error releases the key so the client can try again.
 
+What is kept is bounded (``tournaments.services.idempotency``, README "Security"): the fingerprint is a digest
+of the method, path and body, never the body; a response is kept up to ``IDEMPOTENCY_MAX_RESPONSE_BYTES``; a
+key lives ``IDEMPOTENCY_TTL_HOURS``. A request refused for who sent it (401, 403: a wrong table code), for an
+object it may not see (404) or for its rate (429) keeps nothing: a stranger's requests leave no rows.
+
 A view lists in ``idempotent_atomic`` the actions whose claim, work and stored
 response are one transaction: one commit instead of three on a hot path (a
 table's lines). A concurrent retry then waits for the first request's commit
@@ -29,8 +34,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.models import IdempotentRequest
+from tournaments.services.idempotency import bounded_body, expired_before
 
 HEADER = "Idempotency-Key"
+#: answers that keep no claim: refused for who sent the request, for what it may see, or for its rate
+NOT_KEPT = frozenset({401, 403, 404, 429})
 
 
 class Replay(Exception):
@@ -75,7 +83,12 @@ def claim(request: Request) -> IdempotentRequest | None:
     claimed = _insert_claim(IdempotentRequest(key=key, user=user, scope=scope, fingerprint=fingerprint))
     if claimed is not None:
         return claimed
-    existing = IdempotentRequest.objects.get(key=key, user=user, scope=scope)
+    taken = IdempotentRequest.objects.filter(key=key, user=user, scope=scope)
+    if taken.filter(created_at__lt=expired_before()).delete()[0]:  # an expired key is a new request
+        claimed = _insert_claim(IdempotentRequest(key=key, user=user, scope=scope, fingerprint=fingerprint))
+        if claimed is not None:
+            return claimed
+    existing = taken.get()
     if existing.fingerprint != fingerprint:
         raise KeyReused(f"{HEADER} {key!r} was used for another request")
     if existing.state != IdempotentRequest.State.DONE:
@@ -109,10 +122,11 @@ def _insert_claim(claim: IdempotentRequest) -> IdempotentRequest | None:
 
 
 def store(claimed: IdempotentRequest, response: Response) -> None:
-    if response.status_code >= 500:
-        release(claimed)  # let the client retry
+    if response.status_code >= 500 or response.status_code in NOT_KEPT:
+        release(claimed)  # let the client retry; a refused stranger leaves nothing
         return
     body = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
+    body = bounded_body(body)
     IdempotentRequest.objects.filter(pk=claimed.pk).update(
         state=IdempotentRequest.State.DONE, status_code=response.status_code, response=body
     )
@@ -132,6 +146,8 @@ class IdempotentMixin:
     _claimed: IdempotentRequest | None = None
     #: actions whose claim, work and stored response share one transaction (see the module's notes)
     idempotent_atomic: frozenset[str] = frozenset()
+    #: POST actions that change nothing (a calculator): a retry computes again, so no claim is kept for anyone
+    idempotency_exempt: frozenset[str] = frozenset()
 
     def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         action = getattr(self, "action_map", {}).get(request.method.lower())
@@ -152,7 +168,8 @@ class IdempotentMixin:
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
-        self._claimed = claim(request)
+        if getattr(self, "action", None) not in self.idempotency_exempt:
+            self._claimed = claim(request)
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, Replay):

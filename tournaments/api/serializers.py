@@ -267,7 +267,8 @@ class LineErrorSerializer(serializers.Serializer[Any]):
 
 
 class ErrorsSerializer(serializers.Serializer[Any]):
-    errors = LineErrorSerializer(many=True)
+    errors = LineErrorSerializer(many=True, help_text="the first problems (at most ERROR_LIST_LIMIT, 50 by default)")
+    more_errors = serializers.IntegerField(required=False, help_text="how many more problems there were")
 
 
 class DetailSerializer(serializers.Serializer[Any]):

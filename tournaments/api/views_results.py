@@ -179,7 +179,7 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
                 lines = data.get("lines") if isinstance(data, dict) else data
             entries = import_lines(sheet, lines, by=request.user)
         except ImportRejected as exc:
-            return errors_response(exc.errors)
+            return errors_response(exc.errors, omitted=exc.omitted)
         return Response(DealEntrySerializer(entries, many=True).data, status=status.HTTP_201_CREATED)
 
 

@@ -118,6 +118,7 @@ class RuleSetViewSet(
     queryset = RuleSet.objects.order_by("name")
     serializer_class = RuleSetSerializer
     filterset_fields = ["club", "game", "preset"]
+    idempotency_exempt = frozenset({"score", "score_preset"})  # the calculators write nothing: nothing to keep
 
     def perform_create(self, serializer: Any) -> None:
         club = serializer.validated_data.get("club")
@@ -258,7 +259,7 @@ class CompetitionViewSet(
         try:
             competition = import_competition(request.data, club=club, by=request.user)
         except ImportRejected as exc:
-            return errors_response(exc.errors)
+            return errors_response(exc.errors, omitted=exc.omitted)
         return Response(CompetitionSerializer(competition).data, status=status.HTTP_201_CREATED)
 
 

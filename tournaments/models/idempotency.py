@@ -23,6 +23,8 @@ class IdempotentRequest(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        # the beat job deletes expired claims by age (tournaments.services.idempotency)
+        indexes = [models.Index(fields=["created_at"], name="idempotency_created_at")]
         constraints = [
             models.UniqueConstraint(fields=["key", "user"], name="idempotency_key_once_per_user"),
             models.UniqueConstraint(

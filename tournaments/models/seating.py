@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.text_limits import REASON_MAX_LENGTH
+
 
 class SeatingWish(models.Model):
     """Two players to keep apart (a feud, a family at the same table) or together (one car, one interpreter)."""
@@ -36,7 +38,7 @@ class RoundEvent(models.Model):
     from_status = models.CharField(max_length=16, blank=True)
     to_status = models.CharField(max_length=16, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    reason = models.TextField(_("reason"), blank=True)
+    reason = models.CharField(_("reason"), max_length=REASON_MAX_LENGTH, blank=True)
     detail = models.JSONField(default=dict, blank=True)
     at = models.DateTimeField(auto_now_add=True)
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from scoring.services import request_standings
 from tournaments.models import Competition, Penalty, Player, Round
 from tournaments.services.errors import ServiceError
+from tournaments.text_limits import PENALTY_REASON_MAX_LENGTH, checked_reason
 
 
 @transaction.atomic
@@ -19,7 +20,7 @@ def give_penalty(
     competition: Competition, player: Player, points: int, reason: str, *, round_: Round | None = None, by: Any = None
 ) -> Penalty:
     """Deduct ``points`` (at least 1) from ``player``, saying why; refused in a closed competition."""
-    reason = reason.strip()
+    reason = checked_reason(reason, max_length=PENALTY_REASON_MAX_LENGTH)
     if not reason:
         raise ServiceError(_("say why the penalty is given"))
     if points < 1:

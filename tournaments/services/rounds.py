@@ -20,6 +20,7 @@ from tournaments.services import audit
 from tournaments.services.errors import ServiceError
 from tournaments.services.seasons import refuse_if_closed
 from tournaments.services.seating import generate, round_tables, seating_request
+from tournaments.text_limits import checked_reason
 
 Status = Round.Status
 
@@ -199,6 +200,7 @@ def reseat_round(round_: Round, *, players: Sequence[int], by: Any = None, reaso
 
     Only before play: once a sheet has lines its table is part of the results.
     """
+    reason = checked_reason(reason)
     round_ = _locked(round_)
     _require(round_, Status.DRAFT, Status.PUBLISHED, doing="re-seat")
     _check_registered(round_.competition, players)
@@ -218,6 +220,7 @@ def reseat_round(round_: Round, *, players: Sequence[int], by: Any = None, reaso
 @transaction.atomic
 def withdraw_player(competition: Competition, player_id: int, *, by: Any = None, reason: str = "") -> list[Round]:
     """Stop seating a player from now on, and re-seat the rounds not yet in play; results stay."""
+    reason = checked_reason(reason)
     updated = Registration.objects.filter(
         competition=competition, player_id=player_id, withdrawn_at__isnull=True
     ).update(withdrawn_at=timezone.now())
@@ -300,7 +303,8 @@ def finalise_round(round_: Round, *, by: Any = None) -> Round:
 @transaction.atomic
 def reopen_round(round_: Round, *, reason: str, by: Any = None) -> Round:
     """Unlock a finalised round for a correction; the reason is logged with who asked."""
-    if not (reason or "").strip():
+    reason = checked_reason(reason)
+    if not reason:
         raise ServiceError("give a reason to reopen a finalised round")
     round_ = _locked(round_)
     refuse_if_closed(round_.competition, "reopen a round")

@@ -14,6 +14,7 @@ from django.utils import timezone
 from tournaments.models import AuditEvent, Competition
 from tournaments.services import audit
 from tournaments.services.errors import ServiceError
+from tournaments.text_limits import checked_reason
 
 
 def refuse_if_closed(competition: Competition, doing: str) -> None:
@@ -41,7 +42,8 @@ def close_competition(competition: Competition, *, by: Any = None) -> Competitio
 
 @transaction.atomic
 def reopen_competition(competition: Competition, *, reason: str, by: Any = None) -> Competition:
-    if not (reason or "").strip():
+    reason = checked_reason(reason)
+    if not reason:
         raise ServiceError("give a reason to reopen a closed competition")
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
     if competition.closed_at is None:

@@ -12,6 +12,7 @@ from tournaments.models import AuditEvent, ScoreSheet
 from tournaments.services import audit
 from tournaments.services.errors import ServiceError
 from tournaments.services.rounds import note_entry, refresh_completion
+from tournaments.text_limits import checked_reason
 
 
 def session_mark(session_key: str | None) -> str:
@@ -57,7 +58,7 @@ def confirm_sheet(sheet: ScoreSheet, *, by: Any, entered_in: str = "") -> ScoreS
 @transaction.atomic
 def reject_sheet(sheet: ScoreSheet, *, by: Any, reason: str, entered_in: str = "") -> ScoreSheet:
     """Send an entered (or confirmed) sheet back to draft, saying why; its lines stay, to be corrected."""
-    reason = reason.strip()
+    reason = checked_reason(reason)
     if not reason:
         raise ServiceError(_("say why the sheet is rejected"))
     sheet = _locked(sheet)

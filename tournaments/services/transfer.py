@@ -12,6 +12,7 @@ import io
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -81,11 +82,23 @@ _LIST_COLUMNS = {"declarers", "played", "duties_failed"}
 
 
 class ImportRejected(ServiceError):
-    """Rows that cannot be imported: ``errors`` pairs a row number (from 1; ``None``: the file) with a problem."""
+    """Rows that cannot be imported: ``errors`` pairs a row number (from 1; ``None``: the file) with a problem.
+
+    Only the first ``ERROR_LIST_LIMIT`` problems are kept, ``omitted`` counts the rest: a file of a million bad
+    rows must not make an answer (or a message) a million problems long.
+    """
 
     def __init__(self, errors: Iterable[tuple[int | None, FieldError]]):
-        self.errors = list(errors)
-        super().__init__("; ".join(f"row {row}: {e.field or 'row'}: {e.message}" for row, e in self.errors))
+        limit = settings.ERROR_LIST_LIMIT
+        self.errors: list[tuple[int | None, FieldError]] = []
+        self.omitted = 0
+        for error in errors:
+            if len(self.errors) < limit:
+                self.errors.append(error)
+            else:
+                self.omitted += 1
+        listed = "; ".join(f"row {row}: {e.field or 'row'}: {e.message}" for row, e in self.errors)
+        super().__init__(listed + (f"; and {self.omitted} more" if self.omitted else ""))
 
 
 def current_lines(sheet: ScoreSheet) -> list[dict[str, Any]]:
