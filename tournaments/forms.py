@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from games.contracts import CONTRACTS
 from tournaments.contract_names import contract_name
 from tournaments.models import DealEntry, Seat
+from tournaments.text_limits import PENALTY_REASON_MAX_LENGTH
 
 # The page's hidden key is stored with the deal (DealEntry.idempotency_key): no longer than that column.
 KEY_LENGTH = DealEntry._meta.get_field("idempotency_key").max_length
@@ -185,7 +186,7 @@ class PenaltyForm(forms.Form):
 
     position = forms.TypedChoiceField(label=_("Player"), coerce=int)
     points = forms.IntegerField(label=_("Points deducted"), min_value=1, max_value=10_000)
-    reason = forms.CharField(label=_("Reason"), max_length=200)
+    reason = forms.CharField(label=_("Reason"), max_length=PENALTY_REASON_MAX_LENGTH)
 
     def __init__(self, *args: Any, seats: list[Any], **kwargs: Any):
         super().__init__(*args, **kwargs)

@@ -23,6 +23,7 @@ from scoring.methods import METHODS
 from scoring.tiebreaks import TIEBREAKS
 from tournaments.models import Club, Competition, RuleSet
 from tournaments.seating import GENERATORS
+from tournaments.text_limits import REASON_MAX_LENGTH
 
 # The registries' names, translatable. The organiser's own tables ("manual") are given through the API.
 SEATING_NAMES = {
@@ -260,11 +261,11 @@ class PlayerImportForm(forms.Form):
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=500)
+    reason = forms.CharField(label=_("Reason"), max_length=REASON_MAX_LENGTH)
 
 
 class WithdrawForm(forms.Form):
-    reason = forms.CharField(label=_("Reason (optional)"), max_length=500, required=False)
+    reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX_LENGTH, required=False)
 
 
 class NewRoundForm(forms.Form):

@@ -23,6 +23,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.seating import GENERATORS
+from tournaments.text_limits import REASON_MAX_LENGTH
 
 
 class ClubSerializer(serializers.ModelSerializer[Club]):
@@ -183,7 +184,7 @@ class ReseatSerializer(serializers.Serializer[Any]):
     players = serializers.ListField(
         child=serializers.IntegerField(), min_length=4, max_length=2000, help_text="The players present, each once."
     )
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=REASON_MAX_LENGTH)
 
     def validate_players(self, value: list[int]) -> list[int]:
         """Each player once: four ids of one player are not four players."""
@@ -194,7 +195,7 @@ class ReseatSerializer(serializers.Serializer[Any]):
 
 
 class ReasonSerializer(serializers.Serializer[Any]):
-    reason = serializers.CharField(max_length=500)
+    reason = serializers.CharField(max_length=REASON_MAX_LENGTH)
 
 
 class DealEntrySerializer(serializers.ModelSerializer[DealEntry]):
