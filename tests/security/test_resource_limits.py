@@ -547,3 +547,14 @@ def test_every_service_taking_a_reason_refuses_one_over_its_limit(table: Sheet, 
     """Whatever the path (page, API, admin action, command), the service refuses it before anything is written."""
     with pytest.raises(ServiceError, match=f"at most {limit}"):
         service(table, "r" * (limit + 1))
+
+
+def test_a_tie_break_list_repeating_a_key_is_refused(table: Sheet) -> None:
+    """Tie-breaks are known keys, each at most once: the JSON list cannot grow past the registry's size."""
+    from django.core.exceptions import ValidationError
+
+    competition = table.sheet.table.round.competition
+    competition.tie_breaks = ["sessions_won"] * 10_000
+    with pytest.raises(ValidationError) as invalid:
+        competition.full_clean()
+    assert "tie_breaks" in invalid.value.message_dict

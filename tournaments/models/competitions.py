@@ -127,6 +127,8 @@ class Competition(models.Model):
             errors["standings_method"] = str(exc)
         if not isinstance(self.tie_breaks, list) or not all(isinstance(k, str) for k in self.tie_breaks):
             errors["tie_breaks"] = "a list of tie-break keys, in order"
+        elif len(set(self.tie_breaks)) != len(self.tie_breaks):  # a known key once each: the list stays short
+            errors["tie_breaks"] = "each tie-break at most once"
         else:
             for key in self.tie_breaks:
                 try:
