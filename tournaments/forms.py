@@ -38,6 +38,7 @@ class DealLineForm(forms.Form):
     tricks = forms.CharField(
         label=_("Tricks"),
         required=False,
+        max_length=20,  # a number per declarer, at most four: "13,13,13,13"
         help_text=_("The side's total; for miserie one number per declarer, e.g. 0,1"),
     )
     level = forms.TypedChoiceField(

@@ -92,6 +92,7 @@ class CompetitionForm(forms.Form):
     overrides = forms.CharField(
         label=_("Rule changes (JSON)"),
         required=False,
+        max_length=10_000,  # every field of a rule set changed fits in a few kB
         widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
         help_text=_('A JSON object of the rule set\'s fields to change, e.g. {"tariffs": {"miserie": {"base": 8}}}.'),
     )

@@ -558,3 +558,26 @@ def test_a_tie_break_list_repeating_a_key_is_refused(table: Sheet) -> None:
     with pytest.raises(ValidationError) as invalid:
         competition.full_clean()
     assert "tie_breaks" in invalid.value.message_dict
+
+
+def page_form_text_fields() -> list[Any]:
+    import inspect
+
+    from django import forms
+
+    from tournaments import forms as entry_forms
+    from tournaments import forms_organiser
+
+    found = []
+    for module in (entry_forms, forms_organiser):
+        for name, form in inspect.getmembers(module, inspect.isclass):
+            if issubclass(form, forms.BaseForm) and form.__module__ == module.__name__:
+                for field_name, field in form.base_fields.items():
+                    if isinstance(field, forms.CharField):
+                        found.append(pytest.param(field, id=f"{name}.{field_name}"))
+    return found
+
+
+@pytest.mark.parametrize("field", page_form_text_fields())
+def test_every_text_field_of_the_pages_forms_has_a_length_limit(field: Any) -> None:
+    assert field.max_length is not None and field.max_length <= 10_000
