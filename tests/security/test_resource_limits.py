@@ -581,3 +581,31 @@ def page_form_text_fields() -> list[Any]:
 @pytest.mark.parametrize("field", page_form_text_fields())
 def test_every_text_field_of_the_pages_forms_has_a_length_limit(field: Any) -> None:
     assert field.max_length is not None and field.max_length <= 10_000
+
+
+# Serializers that only describe answers (the API schema's error and result bodies): nothing is read through them.
+RESPONSE_ONLY_SERIALIZERS = {"DetailSerializer", "LineErrorSerializer", "ErrorsSerializer", "ScoreResultSerializer"}
+
+
+def api_text_fields() -> list[Any]:
+    import inspect
+
+    from rest_framework import serializers
+
+    from tournaments.api import serializers as api_serializers
+
+    found = []
+    for name, serializer in inspect.getmembers(api_serializers, inspect.isclass):
+        if not issubclass(serializer, serializers.Serializer) or serializer.__module__ != api_serializers.__name__:
+            continue
+        if name in RESPONSE_ONLY_SERIALIZERS:
+            continue
+        for field_name, field in serializer().fields.items():
+            if isinstance(field, serializers.CharField) and not field.read_only:
+                found.append(pytest.param(field, id=f"{name}.{field_name}"))
+    return found
+
+
+@pytest.mark.parametrize("field", api_text_fields())
+def test_every_text_field_the_api_reads_has_a_length_limit(field: Any) -> None:
+    assert field.max_length is not None and field.max_length <= 10_000
