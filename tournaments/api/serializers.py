@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from scoring.models import Rating, Standing
+from tournaments.integrity import problems
 from tournaments.models import (
     Club,
     Competition,
@@ -75,6 +76,7 @@ class RuleSetSerializer(serializers.ModelSerializer[RuleSet]):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         candidate = RuleSet(**{**({} if self.instance is None else _fields(self.instance)), **attrs})
+        candidate.pk = None if self.instance is None else self.instance.pk  # rules in play stay: see clean()
         try:
             candidate.clean()  # the engine judges preset and overrides
         except DjangoValidationError as exc:
@@ -228,6 +230,15 @@ class PenaltySerializer(serializers.ModelSerializer[Penalty]):
         model = Penalty
         fields = ["id", "competition", "round", "player", "points", "reason", "created_at"]
         extra_kwargs = {"points": {"min_value": 1}}  # the model's check constraint: 0 would be a server error
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """A round of the competition and a player registered in it (``tournaments.integrity``), by field."""
+        fields = ("competition", "round", "player")
+        candidate = Penalty(**{name: attrs.get(name) for name in fields if name in attrs})
+        found = problems(candidate)
+        if found:
+            raise serializers.ValidationError(found)
+        return attrs
 
 
 class StandingSerializer(serializers.ModelSerializer[Standing]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -39,7 +40,7 @@ from tournaments.api.serializers import (
     TableSerializer,
 )
 from tournaments.models import Club, Competition, Membership, Penalty, Player, RuleSet, Table
-from tournaments.services.competitions import create_competition
+from tournaments.services.competitions import create_competition, update_competition
 from tournaments.services.errors import ServiceError
 from tournaments.services.penalties import give_penalty, remove_penalty
 from tournaments.services.seasons import close_competition, reopen_competition
@@ -197,7 +198,10 @@ class CompetitionViewSet(
             and not rules.is_club_admin(self.request.user, club.pk)
         ):
             raise PermissionDenied("A competition moves only to a club you administer.")
-        serializer.save()
+        try:  # a rule set of its club (or shared), and not switched once played: tournaments.integrity
+            serializer.instance = update_competition(serializer.instance, **serializer.validated_data)
+        except DjangoValidationError as exc:
+            raise ValidationError(exc.message_dict) from exc
 
     @extend_schema(
         parameters=[FMT],
@@ -304,6 +308,8 @@ class PenaltyViewSet(
             )
         except ServiceError as exc:
             raise ValidationError({"detail": str(exc)}) from exc
+        except DjangoValidationError as exc:  # a round or player of another competition: tournaments.integrity
+            raise ValidationError(exc.message_dict) from exc
 
     def perform_destroy(self, instance: Penalty) -> None:
         try:

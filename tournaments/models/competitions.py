@@ -145,6 +145,9 @@ class Competition(models.Model):
             except (ScoringError, TypeError) as exc:
                 errors["placement_points"] = str(exc)
         errors.update(self._league_option_errors())
+        from tournaments.integrity import problems
+
+        errors.update(problems(self))  # its rule set is its club's (or shared), for its game, kept once played
         if errors:
             raise ValidationError(errors)
 

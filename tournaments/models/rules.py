@@ -44,6 +44,9 @@ class RuleSet(models.Model):
         return games.RuleSet.from_json(spec)
 
     def clean(self) -> None:
+        from tournaments.integrity import refuse_mismatch
+
+        refuse_mismatch(self)  # rules in play stay as they were played; a club's competitions keep their rules
         if not isinstance(self.overrides, dict):
             raise ValidationError({"overrides": _("Overrides must be a JSON object.")})
         if "preset" in self.overrides:

@@ -29,6 +29,11 @@ class SeatingWish(models.Model):
     def __str__(self) -> str:
         return f"{self.player} / {self.other}: {self.get_kind_display()}"
 
+    def clean(self) -> None:
+        from tournaments.integrity import refuse_mismatch
+
+        refuse_mismatch(self)  # both players registered in the competition
+
 
 class RoundEvent(models.Model):
     """One step of a round's life (seated, swapped, published, finalised, reopened…): who, when, why."""

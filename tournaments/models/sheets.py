@@ -105,6 +105,11 @@ class Penalty(models.Model):
     def __str__(self) -> str:
         return f"-{self.points} {self.player} ({self.reason})"
 
+    def clean(self) -> None:
+        from tournaments.integrity import refuse_mismatch
+
+        refuse_mismatch(self)  # a round of its competition, a player registered there
+
 
 class SeatResult(models.Model):
     """One seat's session total on one sheet, kept up to date by the entry service in the same transaction.
@@ -122,3 +127,8 @@ class SeatResult(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["sheet", "position"], name="seat_result_once_per_seat")]
+
+    def clean(self) -> None:
+        from tournaments.integrity import refuse_mismatch
+
+        refuse_mismatch(self)  # the player who sits in that seat of the sheet's table

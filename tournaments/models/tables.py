@@ -1,4 +1,3 @@
-from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -46,5 +45,6 @@ class Seat(models.Model):
         return f"{self.table}, seat {self.position}: {self.player}"
 
     def clean(self) -> None:
-        if self.table_id is not None and self.round_id is not None and self.table.round_id != self.round_id:
-            raise ValidationError({"round": _("A seat belongs to the round of its table.")})
+        from tournaments.integrity import refuse_mismatch
+
+        refuse_mismatch(self)  # the round of its table; a player registered in that round's competition

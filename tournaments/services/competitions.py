@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 
 from config.untrusted import UNSTORABLE, UNSTORABLE_MESSAGE
 from tournaments.csv_cells import restore
+from tournaments.integrity import competition_played
 from tournaments.models import Club, Competition, Membership, Player, Registration, RuleSet
 from tournaments.services.errors import ServiceError
 from tournaments.services.seasons import refuse_if_closed
@@ -51,6 +52,29 @@ def create_competition(
         deals_per_session=deals_per_session,
         **extra,
     )
+    competition.full_clean()
+    competition.save()
+    return competition
+
+
+@transaction.atomic
+def update_competition(competition: Competition, **fields: Any) -> Competition:
+    """Change a competition's settings; every problem comes back as a ``ValidationError`` keyed by field.
+
+    Another rule set is taken only if it is the club's (or shared) and the competition has not been played
+    (no line entered, no round finalised, not closed: ``tournaments.integrity``); the game follows the rule
+    set, and changes only while no round is seated.
+    """
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    for name, value in fields.items():
+        setattr(competition, name, value)
+    rule_set = fields.get("rule_set")
+    if rule_set is not None and rule_set.game != competition.game:
+        if competition.rounds.exists():
+            raise ValidationError({"rule_set": gettext("The game cannot change once rounds are seated.")})
+        competition.game = rule_set.game
+        if rule_set.game == RuleSet.GameChoice.ZWICKEN:
+            competition.deals_per_session = None
     competition.full_clean()
     competition.save()
     return competition
@@ -108,11 +132,20 @@ def save_competition(
         competition.deals_per_session = None
     rule_set = None if creating else competition.rule_set
     rules_change = rule_set is None or (rule_set.game, rule_set.preset, rule_set.overrides) != (game, preset, overrides)
+    if rules_change and not creating and competition_played(competition.pk):
+        message = gettext(
+            "%(competition)s has results entered (or is closed): its rules stay the ones it was played under."
+        ) % {"competition": competition}
+        assert rule_set is not None
+        raise ValidationError(
+            {"preset" if (rule_set.game, rule_set.preset) != (game, preset) else "overrides": message}
+        )
     shared = rule_set is not None and rule_set.competitions.exclude(pk=competition.pk).exists()
     if rule_set is None or (rules_change and shared):
         name = _free_rule_set_name(competition.name or competition.slug, competition.club, competition.slug)
         rule_set = RuleSet(name=name, club=competition.club)
     rule_set.game, rule_set.preset, rule_set.overrides = game, preset, overrides
+    competition.rule_set = rule_set  # checked with the rules it will have (a new rule set is saved below)
     errors: dict[str, list[str]] = {}
     for row, exclude in ((rule_set, ["name", "club"]), (competition, ["rule_set", "club"])):
         try:

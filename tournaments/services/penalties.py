@@ -10,6 +10,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from scoring.services import request_standings
+from tournaments.integrity import refuse_mismatch
 from tournaments.models import Competition, Penalty, Player, Round
 from tournaments.services.errors import ServiceError
 from tournaments.text_limits import PENALTY_REASON_MAX_LENGTH, checked_reason
@@ -19,7 +20,11 @@ from tournaments.text_limits import PENALTY_REASON_MAX_LENGTH, checked_reason
 def give_penalty(
     competition: Competition, player: Player, points: int, reason: str, *, round_: Round | None = None, by: Any = None
 ) -> Penalty:
-    """Deduct ``points`` (at least 1) from ``player``, saying why; refused in a closed competition."""
+    """Deduct ``points`` (at least 1) from ``player``, saying why; refused in a closed competition.
+
+    The round must be one of the competition's and the player registered in it: otherwise a ``ValidationError``
+    on that field (``tournaments.integrity``), and nothing is stored.
+    """
     reason = checked_reason(reason, max_length=PENALTY_REASON_MAX_LENGTH)
     if not reason:
         raise ServiceError(_("say why the penalty is given"))
@@ -28,9 +33,11 @@ def give_penalty(
     if competition.closed_at is not None:
         raise ServiceError(_("%(competition)s is closed: no more penalties") % {"competition": competition})
     user = by if getattr(by, "is_authenticated", False) else None
-    penalty = Penalty.objects.create(
+    penalty = Penalty(
         competition=competition, round=round_, player=player, points=points, reason=reason, created_by=user
     )
+    refuse_mismatch(penalty)
+    penalty.save()
     standings_follow(competition.pk)
     return penalty
 

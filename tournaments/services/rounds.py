@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.models import AuditEvent, Competition, Registration, Round, RoundEvent, ScoreSheet, Seat, Table
 from tournaments.seating import SeatingError, seating_problems
@@ -117,7 +118,8 @@ def _check_registered(competition: Competition, players: Sequence[int]) -> None:
     registered = set(competition.registrations.values_list("player_id", flat=True))
     strangers = sorted(set(players) - registered)
     if strangers:
-        raise ServiceError(f"players {strangers} are not registered for {competition}")
+        message = gettext("players %(players)s are not registered for %(competition)s")
+        raise ServiceError(message % {"players": strangers, "competition": competition})
 
 
 def _present(round_: Round) -> list[int]:
