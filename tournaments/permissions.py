@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from tournaments.models import Competition, Membership, ScoreSheet
 
@@ -48,10 +48,7 @@ def can_enter_sheet(user: Any, sheet: ScoreSheet, table_code: str | None) -> boo
 
 
 def visible_competitions(user: Any) -> QuerySet[Competition]:
-    """Public competitions, and the ones this user manages."""
-    qs = Competition.objects.all()
-    if not getattr(user, "is_authenticated", False):
-        return qs.filter(is_public=True)
-    if user.is_superuser:
-        return qs
-    return qs.filter(Q(is_public=True) | Q(club_id__in=admin_club_ids(user)) | Q(organisers=user)).distinct()
+    """Public competitions, and the ones this user manages: ``visibility.standings_visible_to``, the one rule."""
+    from tournaments.visibility import standings_visible_to  # visibility builds on this module
+
+    return standings_visible_to(user)

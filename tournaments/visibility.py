@@ -5,6 +5,11 @@
 - everything: all of it.
 
 Those who manage the competition (``permissions.can_manage_competition``) read everything, whatever its visibility.
+A round's seating stays a draft, unseen by the public, until it is published.
+
+The same rule for many objects at once (``standings_visible_to``, ``results_visible_to``, ``rounds_visible_to``)
+is what the API's lists and details, its exports, the player pages, ratings and statistics filter by, so no path
+shows more than the pages do (tests/security/test_api_visibility_parity.py).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from tournaments.models import Competition
+from tournaments.models import Competition, Round
 from tournaments.permissions import admin_club_ids, can_manage_competition
 
 
@@ -39,15 +44,56 @@ def access(user: Any, competition: Competition) -> Access:
     return Access(competition, can_manage_competition(user, competition))
 
 
+def _managed(user: Any) -> Q | None:
+    """The competitions ``user`` manages, as a filter; None for the public and for a superuser (who manages all)."""
+    if not getattr(user, "is_authenticated", False) or user.is_superuser:
+        return None
+    organised = Competition.organisers.through.objects.filter(user_id=user.pk).values("competition_id")
+    return Q(club_id__in=admin_club_ids(user)) | Q(pk__in=organised)
+
+
+def _is_superuser(user: Any) -> bool:
+    return bool(getattr(user, "is_authenticated", False) and user.is_superuser)
+
+
+def _visible(user: Any, everyone: Q) -> QuerySet[Competition]:
+    if _is_superuser(user):
+        return Competition.objects.all()
+    managed = _managed(user)
+    return Competition.objects.filter(everyone if managed is None else everyone | managed)
+
+
+def managed_by(user: Any) -> QuerySet[Competition]:
+    """The competitions ``user`` manages (``permissions.can_manage_competition`` for many at once)."""
+    if _is_superuser(user):
+        return Competition.objects.all()
+    managed = _managed(user)
+    return Competition.objects.none() if managed is None else Competition.objects.filter(managed)
+
+
+def standings_visible_to(user: Any) -> QuerySet[Competition]:
+    """The competitions ``user`` may see at all (``Access.standings``): public ones, and those they manage."""
+    return _visible(user, Q(is_public=True))
+
+
 def results_visible_to(user: Any) -> QuerySet[Competition]:
-    """The competitions whose results ``user`` may read: public ones with public results, and those they manage.
+    """The competitions whose results ``user`` may read (``Access.results``): public ones with public results,
+    and those they manage.
 
     One subquery, so a page filtering by it (a player's sessions) costs the same queries however many there are.
     """
-    everyone = Q(is_public=True, public_results=True)
-    if not getattr(user, "is_authenticated", False):
-        return Competition.objects.filter(everyone)
-    if user.is_superuser:
-        return Competition.objects.all()
-    organised = Competition.organisers.through.objects.filter(user_id=user.pk).values("competition_id")
-    return Competition.objects.filter(everyone | Q(club_id__in=admin_club_ids(user)) | Q(pk__in=organised))
+    return _visible(user, Q(is_public=True, public_results=True))
+
+
+def rounds_visible_to(user: Any) -> QuerySet[Round]:
+    """The rounds whose seating and sheets ``user`` may read, as the round and sheet pages allow: rounds of
+    competitions whose results they may read, drafts only of the competitions they manage.
+
+    What the API's rounds, tables and sheets return, so it never shows what those pages answer with a 404.
+    """
+    if _is_superuser(user):
+        return Round.objects.all()
+    published = Q(competition__in=results_visible_to(user)) & ~Q(status=Round.Status.DRAFT)
+    if _managed(user) is None:
+        return Round.objects.filter(published)
+    return Round.objects.filter(published | Q(competition__in=managed_by(user)))

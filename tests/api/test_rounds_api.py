@@ -121,5 +121,8 @@ def test_outsiders_can_neither_seat_nor_read_the_log(competition: Competition, o
     outsider = APIClient()
     outsider.force_authenticate(UserFactory())
     assert outsider.post(f"{API}/rounds/", {"competition": competition.pk}, "json").status_code == 403
+    # the new round is a draft: outside its organisers nobody sees it at all (the round page's 404, issue 14)
+    assert outsider.get(f"{API}/rounds/{created['id']}/events/").status_code == 404
+    assert outsider.post(f"{API}/rounds/{created['id']}/swap/", {"players": [1, 2]}, "json").status_code == 404
+    organiser.post(f"{API}/rounds/{created['id']}/publish/")
     assert outsider.get(f"{API}/rounds/{created['id']}/events/").status_code == 403
-    assert outsider.post(f"{API}/rounds/{created['id']}/swap/", {"players": [1, 2]}, "json").status_code == 403

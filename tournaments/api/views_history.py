@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import permissions as rules
+from tournaments import visibility
 from tournaments.api.errors import ApiSchema, errors_response
 from tournaments.api.serializers import DealEntrySerializer
 from tournaments.models import ScoreSheet
@@ -34,10 +35,10 @@ class RestoreVersionView(APIView):
 
     @extend_schema(request=RestoreSerializer, responses={201: DealEntrySerializer, 409: DealEntrySerializer})
     def post(self, request: Request, pk: int, deal: int) -> Response:
-        visible = rules.visible_competitions(request.user)
-        sheet = get_object_or_404(ScoreSheet.objects.select_related("table__round__competition"), pk=pk)
-        if sheet.table.round.competition not in visible:
-            return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+        visible = visibility.rounds_visible_to(request.user)  # the sheet page's rule
+        sheet = get_object_or_404(
+            ScoreSheet.objects.select_related("table__round__competition").filter(table__round__in=visible), pk=pk
+        )
         if not rules.can_manage_competition(request.user, sheet.table.round.competition):
             raise PermissionDenied("Only the competition's organisers restore versions.")
         body = RestoreSerializer(data=request.data)

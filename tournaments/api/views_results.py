@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from scoring.models import Rating
 from tournaments import permissions as rules
+from tournaments import visibility
 from tournaments.api.errors import FMT, ApiSchema, csv_response, errors_response
 from tournaments.api.idempotency import HEADER, scoped_key
 from tournaments.api.parsers import CSVTextParser, StrictJSONParser
@@ -72,9 +73,9 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     idempotent_atomic = frozenset({"add_line"})  # key, line and stored response: one commit per line
 
     def get_queryset(self) -> QuerySet[ScoreSheet]:
-        visible = rules.visible_competitions(self.request.user)
+        visible = visibility.rounds_visible_to(self.request.user)  # the sheet page's rule
         return (
-            ScoreSheet.objects.filter(table__round__competition__in=visible)
+            ScoreSheet.objects.filter(table__round__in=visible)
             .select_related("table__round")
             .prefetch_related("entries")
             .order_by("pk")

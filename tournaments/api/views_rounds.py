@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments import permissions as rules
+from tournaments import visibility
 from tournaments.api.parsers import StrictJSONParser
 from tournaments.api.serializers import (
     ReasonSerializer,
@@ -46,9 +47,8 @@ class RoundViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
     organiser_reads = ("problems", "events")
 
     def get_queryset(self) -> QuerySet[Round]:
-        visible = rules.visible_competitions(self.request.user)
         return (
-            Round.objects.filter(competition__in=visible)
+            visibility.rounds_visible_to(self.request.user)  # the round page's rule: no draft for the public
             .select_related("competition")
             .prefetch_related("tables__seats__player", "tables__sheet")
             .order_by("competition_id", "number")

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 import games
 from games.errors import GameError
 from tournaments import permissions as rules
+from tournaments import visibility
 from tournaments.api.calculator import score_lines
 from tournaments.api.errors import FMT, ApiSchema, csv_response, errors_response
 from tournaments.api.idempotency import IdempotentMixin
@@ -175,7 +176,7 @@ class CompetitionViewSet(
     filterset_fields = ["club", "kind", "game", "slug"]
 
     def get_queryset(self) -> QuerySet[Competition]:
-        return rules.visible_competitions(self.request.user).select_related("club", "rule_set").order_by("pk")
+        return visibility.standings_visible_to(self.request.user).select_related("club", "rule_set").order_by("pk")
 
     def perform_create(self, serializer: Any) -> None:
         data = serializer.validated_data
@@ -272,9 +273,9 @@ class TableViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     filterset_fields = ["round", "round__competition"]
 
     def get_queryset(self) -> QuerySet[Table]:
-        visible = rules.visible_competitions(self.request.user)
+        visible = visibility.rounds_visible_to(self.request.user)  # the round page's rule: no draft for the public
         return (
-            Table.objects.filter(round__competition__in=visible)
+            Table.objects.filter(round__in=visible)
             .select_related("round", "sheet")
             .prefetch_related("seats__player")
             .order_by("round_id", "number")
@@ -290,7 +291,9 @@ class PenaltyViewSet(
     filterset_fields = ["competition", "player"]
 
     def get_queryset(self) -> QuerySet[Penalty]:
-        return Penalty.objects.filter(competition__in=rules.visible_competitions(self.request.user)).order_by("pk")
+        # a penalty's round and reason are results: the public pages show only their sum in the standings
+        visible = visibility.results_visible_to(self.request.user)
+        return Penalty.objects.filter(competition__in=visible).order_by("pk")
 
     def perform_create(self, serializer: Any) -> None:
         data = serializer.validated_data
