@@ -248,6 +248,7 @@ if LOGIN_ADDRESS_FAILURE_LIMIT < AXES_FAILURE_LIMIT:
         " the limit per address (all usernames) must be at least the limit per username"
     )
 AXES_HANDLER = "tournaments.login_limits.UsernameAndAddressHandler"
+AXES_USERNAME_CALLABLE = "tournaments.login_limits.client_username"  # cut to the column of axes' failure log
 AXES_RESET_ON_SUCCESS = True  # a successful login forgets the earlier failures
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # The same address the audit trail records: REMOTE_ADDR, or behind TRUSTED_PROXIES the client's address they

@@ -22,6 +22,24 @@ from django.conf import settings
 from django.db.models import Sum
 from django.http import HttpRequest
 
+USERNAME_COLUMN = AccessAttempt._meta.get_field("username").max_length or 255
+
+
+def client_username(request: Any, credentials: dict[str, Any] | None = None) -> str | None:
+    """The username axes records (``AXES_USERNAME_CALLABLE``): as typed, cut to its failure log's column.
+
+    The login form does not check the username's length before ``authenticate`` (Django sets the limit after
+    the field's validators are made), so a 300-character username reached axes' 255-character column: a server
+    error on PostgreSQL. No account has a username that long, so the cut merges nobody.
+    """
+    if credentials:
+        username = credentials.get(settings.AXES_USERNAME_FORM_FIELD)
+    else:
+        username = getattr(request, "data", request.POST).get(settings.AXES_USERNAME_FORM_FIELD)
+    if username is None:
+        return None
+    return str(username)[:USERNAME_COLUMN]
+
 
 def address_failures(request: HttpRequest) -> int:
     """Failed logins from the request's address within the cool-off, over every username."""

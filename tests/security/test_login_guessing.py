@@ -226,3 +226,11 @@ def test_a_bad_address_limit_stops_the_process(tmp_path: Path, env: dict[str, st
     error = result.stderr.strip().splitlines()[-1]
     assert error.startswith("django.core.exceptions.ImproperlyConfigured"), result.stderr
     assert named in error
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=ROUTE_IDS)
+def test_a_username_too_long_for_any_account_is_refused_without_an_error(route: LoginRoute) -> None:
+    """The failure counts, under the username cut to the failure log's 255-character column (it was a 500 on
+    PostgreSQL: the login form checks the length only after ``authenticate``)."""
+    assert not route.attempt("u" * 300, WRONG)
+    assert {len(a.username or "") for a in AccessAttempt.objects.all()} <= set(range(256))

@@ -1,4 +1,8 @@
+from django.contrib.auth import get_user_model
 from django.urls import include, path, re_path
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.routers import DefaultRouter
@@ -16,7 +20,21 @@ class ClientAddressThrottle(ScopedRateThrottle):
         return client_ip(request) or ""
 
 
+USERNAME_MAX_LENGTH = get_user_model()._meta.get_field("username").max_length
+
+
+class BoundedAuthTokenSerializer(AuthTokenSerializer):
+    """DRF's, with the lengths the login form has: a longer username is refused here (400), not stored by the
+    lock-out's failure log, whose column it would not fit (a server error on PostgreSQL)."""
+
+    username = serializers.CharField(label=_("Username"), max_length=USERNAME_MAX_LENGTH, write_only=True)
+    password = serializers.CharField(
+        label=_("Password"), max_length=4096, style={"input_type": "password"}, trim_whitespace=False, write_only=True
+    )
+
+
 class TokenView(ObtainAuthToken):
+    serializer_class = BoundedAuthTokenSerializer
     throttle_classes = [ClientAddressThrottle]
     throttle_scope = "token"
 
