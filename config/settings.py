@@ -256,8 +256,6 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "tournaments.services.audit.client_ip"
 # Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For is believed; none by default.
 TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
-# Wrong table codes on the entry page (``…/entry/?code=``) from one address before it waits the same cool-off.
-TABLE_CODE_FAILURE_LIMIT = env_int("TABLE_CODE_FAILURE_LIMIT", default=10, minimum=1)
 
 # -- resource limits (README "Security") ---------------------------------------------------------------------------
 # Request bodies, any content type: larger ones get 413 before they are read (config/body_limit.py). A sheet's

@@ -49,7 +49,6 @@ CONTROLLED = (
     "IDEMPOTENCY_TTL_HOURS",
     "IDEMPOTENCY_MAX_RESPONSE_BYTES",
     "ERROR_LIST_LIMIT",
-    "TABLE_CODE_FAILURE_LIMIT",
     "API_TOKEN_RATE",
 )
 
@@ -205,7 +204,6 @@ def test_a_zero_coalesce_delay_is_accepted(tmp_path: Path) -> None:
         pytest.param({"CSRF_TRUSTED_ORIGINS": "example.org"}, "CSRF_TRUSTED_ORIGINS", id="csrf-origin-no-scheme"),
         pytest.param({"LOGIN_FAILURE_LIMIT": "0"}, "LOGIN_FAILURE_LIMIT", id="login-limit-zero"),
         pytest.param({"LOGIN_COOLOFF_MINUTES": "soon"}, "LOGIN_COOLOFF_MINUTES", id="cooloff-not-a-number"),
-        pytest.param({"TABLE_CODE_FAILURE_LIMIT": "0"}, "TABLE_CODE_FAILURE_LIMIT", id="table-code-limit-zero"),
         pytest.param({"API_TOKEN_RATE": "lots"}, "API_TOKEN_RATE", id="token-rate-malformed"),
         pytest.param({"TRUSTED_PROXIES": "10.0.0.1,10.0.0.0/33"}, "TRUSTED_PROXIES", id="trusted-proxy-bad-network"),
     ],

@@ -8,6 +8,7 @@ public (what a competition's visibility allows).
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from django.db.models import QuerySet
@@ -15,6 +16,7 @@ from django.db.models import QuerySet
 from tournaments.models import Competition, Membership, ScoreSheet
 
 
+from tournaments.models.sheets import format_table_code
 def is_club_admin(user: Any, club_id: int | None) -> bool:
     if not getattr(user, "is_authenticated", False) or club_id is None:
         return False
@@ -42,13 +44,24 @@ def can_enter_scores(user: Any, competition: Competition) -> bool:
 
 def can_enter_sheet(user: Any, sheet: ScoreSheet, table_code: str | None) -> bool:
     """Those who manage the competition, or whoever holds this sheet's table code."""
-    if table_code and table_code == sheet.captain_code:
+    if table_code_opens(sheet, table_code):
         return True
     return can_manage_competition(user, sheet.table.round.competition)
 
 
 def visible_competitions(user: Any) -> QuerySet[Competition]:
     """Public competitions, and the ones this user manages: ``visibility.standings_visible_to``, the one rule."""
+def table_code_opens(sheet: ScoreSheet, typed: str | None) -> bool:
+    """Whether ``typed`` is ``sheet``'s table code: the one check of every page and API call that takes a code.
+
+    Typed in any case, with or without its dashes or spaces; compared in constant time. No attempt limit:
+    a code is 80 random bits (``new_table_code``), too many to guess.
+    """
+    if not typed or len(typed) > 64:  # no code is that long: not worth normalising
+        return False
+    return hmac.compare_digest(format_table_code(typed).encode(), format_table_code(sheet.captain_code).encode())
+
+
     from tournaments.visibility import standings_visible_to  # visibility builds on this module
 
     return standings_visible_to(user)

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import secrets
 import uuid
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,8 +20,7 @@ from tournaments import selectors, selectors_entry
 from tournaments.contract_names import needed_fields
 from tournaments.forms import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
 from tournaments.models import AuditEvent, Competition, Round, ScoreSheet
-from tournaments.permissions import can_enter_scores
-from tournaments.services.audit import client_ip
+from tournaments.permissions import can_enter_scores, table_code_opens
 from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected, ServiceError, StaleVersion
 from tournaments.services.penalties import give_penalty
@@ -52,28 +48,19 @@ def _find_sheet(slug: str, round_number: int, table_number: int) -> ScoreSheet |
 def holds_table_code(request: HttpRequest, sheet: ScoreSheet) -> bool:
     """This session opened ``sheet`` with its current table code (a new code shuts the old one out)."""
     held = request.session.get(TABLE_CODES, {}).get(str(sheet.pk))
-    return isinstance(held, str) and secrets.compare_digest(held.encode(), sheet.captain_code.encode())
-
-
-def table_code_failures_key(request: HttpRequest) -> str:
-    return f"table-code-failures:{client_ip(request)}"
+    return isinstance(held, str) and table_code_opens(sheet, held)
 
 
 def _open_with_code(request: HttpRequest, slug: str, round_number: int, table_number: int, code: str) -> HttpResponse:
-    """``…/entry/?code=…``: remember the code in the session and continue without it in the address."""
-    key = table_code_failures_key(request)
-    if cache.get(key, 0) >= settings.TABLE_CODE_FAILURE_LIMIT:
-        return render(request, "registration/locked_out.html", {"table_code": True}, status=429)
+    """``…/entry/?code=…``: remember the code in the session and continue without it in the address.
+
+    No lock-out per address: a venue's tables share one, and a code (80 bits) is not guessed anyway.
+    """
     sheet = _find_sheet(slug, round_number, table_number)
-    if sheet is None or not secrets.compare_digest(code.encode(), sheet.captain_code.encode()):
-        if not cache.add(key, 1, timeout=int(settings.AXES_COOLOFF_TIME.total_seconds())):
-            try:
-                cache.incr(key)
-            except ValueError:  # expired in between: this failure starts a new count
-                cache.add(key, 1, timeout=int(settings.AXES_COOLOFF_TIME.total_seconds()))
+    if sheet is None or not table_code_opens(sheet, code):
         raise PermissionDenied(_("This table code does not open this score sheet."))
     request.session.cycle_key()  # a new right, a new session id (no fixation)
-    request.session[TABLE_CODES] = {**request.session.get(TABLE_CODES, {}), str(sheet.pk): code}
+    request.session[TABLE_CODES] = {**request.session.get(TABLE_CODES, {}), str(sheet.pk): sheet.captain_code}
     return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
 
 

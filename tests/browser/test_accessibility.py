@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from django.conf import settings
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -36,7 +35,7 @@ def _sheet_args(site: Site) -> list[object]:
 class Visit:
     name: str
     address: Callable[[Site], str]
-    who: str = "public"  # "public", "organiser" (logged in), "captain" (the table's code) or "locked-out"
+    who: str = "public"  # "public", "organiser" (logged in), or "captain" (the table's code)
 
 
 VISITS = [
@@ -52,11 +51,6 @@ VISITS = [
         who="captain",
     ),
     Visit("login", lambda site: reverse("login")),
-    Visit(  # registration/locked_out.html: too many wrong table codes from this address
-        "locked-out",
-        lambda site: f"{reverse('sheet-entry', args=_sheet_args(site))}?code=wrong",
-        who="locked-out",
-    ),
     Visit("print", lambda site: reverse("round-print", args=[site.tournament.slug, 1]), who="organiser"),
     Visit("round", lambda site: reverse("round", args=[site.tournament.slug, 1])),
     Visit("club", lambda site: reverse("club", args=[site.tournament.club.slug])),
@@ -98,10 +92,6 @@ def open_as(page: Page, live_server: LiveServer, site: Site, visit: Visit) -> No
     if visit.who == "organiser":
         login(page, live_server, site.roles.organiser)
     expected = 200
-    if visit.who == "locked-out":
-        for _ in range(settings.TABLE_CODE_FAILURE_LIMIT):
-            page.goto(visit.address(site))
-        expected = 429
     response = page.goto(visit.address(site))
     assert response is not None and response.status == expected, f"{visit.name}: {response and response.status}"
     if visit.who == "captain":  # the code is kept in the session and dropped from the address

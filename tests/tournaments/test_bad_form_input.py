@@ -8,7 +8,7 @@ redirect back to itself with exactly one new deal stored, valid for the engine, 
 beside its field (or above the form) and nothing stored. Others are turned away, storing nothing.
 
 Isolation as in ``tests/api/test_bad_input.py``: the world is built once per test function; each example runs in
-a savepoint that is always rolled back; the table-code failure count (in the cache) is reset per example. Examples
+a savepoint that is always rolled back. Examples
 are derandomised and not stored; ``BAD_INPUT_FUZZ=20`` runs twenty times as many, randomly.
 
 Bugs found are pinned at the end by minimal, deterministic tests: an ``xfail(strict=True)`` while open, with
@@ -28,9 +28,8 @@ from urllib.parse import quote
 
 import pytest
 from django.conf import settings as django_settings
-from django.core.cache import cache
 from django.db import transaction
-from django.test import Client, RequestFactory
+from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 from hypothesis import HealthCheck, event, example, given, settings
@@ -44,7 +43,6 @@ from tournaments.models import AuditEvent, Competition, DealEntry, Round, ScoreS
 from tournaments.services.competitions import create_competition, create_rule_set, register_players
 from tournaments.services.entry import record_deal
 from tournaments.services.rounds import create_round, publish_round
-from tournaments.views_entry import table_code_failures_key
 
 pytestmark = pytest.mark.django_db
 
@@ -235,9 +233,7 @@ def world() -> EntryWorld:
 
 @contextmanager
 def rolled_back() -> Iterator[None]:
-    """One example: a savepoint that is always rolled back, whatever happened inside; no table-code failures
-    counted (the count lives in the cache, which no rollback resets)."""
-    cache.delete(table_code_failures_key(RequestFactory().get("/")))
+    """One example: a savepoint that is always rolled back, whatever happened inside."""
     with transaction.atomic():
         try:
             yield

@@ -20,14 +20,13 @@ The API under ``/api/v1/`` has its own matrix; the admin's own pages are the adm
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
-from django.test import Client, RequestFactory
+from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, seated_competition
@@ -35,7 +34,6 @@ from tests.roles import make_roles
 from tournaments.models import Competition, DealEntry, Player, Round, ScoreSheet
 from tournaments.services.entry import record_deal
 from tournaments.services.rounds import create_round
-from tournaments.views_entry import table_code_failures_key
 
 pytestmark = pytest.mark.django_db
 
@@ -49,15 +47,6 @@ DEAL_2_FORM = {"deal": 2, "dealer": 1, "contract": "pass", "idempotency_key": "m
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def _no_earlier_wrong_codes() -> Iterator[None]:
-    """Wrong table codes are counted per address in the cache: each test starts, and leaves, with none."""
-    keys = [table_code_failures_key(RequestFactory().get("/", REMOTE_ADDR=ip)) for ip in ("127.0.0.1", OTHER_IP)]
-    cache.delete_many(keys)
-    yield
-    cache.delete_many(keys)
 
 
 @dataclass
@@ -449,14 +438,10 @@ def test_the_captain_of_a_table_of_a_hidden_competition_enters_it_with_the_code(
     assert client.get(sheet_path(world.hidden_sheet)).status_code == 404  # the rest stays hidden
 
 
-def test_wrong_table_codes_from_one_address_are_refused_for_a_while(world: World, settings: Any) -> None:
-    settings.TABLE_CODE_FAILURE_LIMIT = 3
+def test_wrong_table_codes_from_one_address_do_not_shut_out_the_right_one(world: World) -> None:
+    """A venue's tables share one address: wrong codes there (80-bit codes, not guessed) lock nobody out."""
     client = Client()
     url = sheet_path(world.sheet, "sheet-entry")
-    for attempt in range(3):
+    for attempt in range(30):
         assert client.get(url, {"code": f"wrong-{attempt}"}).status_code == 403
-    refused = client.get(url, {"code": world.sheet.captain_code})  # even the right one, until the cool-off ends
-    assert refused.status_code == 429
-    assert "table codes" in refused.content.decode()
-    other_address = Client(REMOTE_ADDR=OTHER_IP)
-    assert other_address.get(url, {"code": world.sheet.captain_code}).status_code == 302
+    assert client.get(url, {"code": world.sheet.captain_code}).status_code == 302

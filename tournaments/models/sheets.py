@@ -6,9 +6,24 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments import limits
 
+# Crockford's base 32: no I, L, O or U, so nothing reads as another character; typed I and L count as 1, O as 0.
+TABLE_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+TABLE_CODE_CHARACTERS = 16  # 16 x 5 = 80 bits: guessing is hopeless without any attempt limit (README, "Security")
+_TYPOS = str.maketrans({"I": "1", "L": "1", "O": "0"})
+
 
 def new_table_code() -> str:
-    return secrets.token_hex(4)
+    """A fresh table code, printed in four groups of four: ``7KQ2-M9XD-4HTB-0WZC`` (80 random bits)."""
+    return format_table_code("".join(secrets.choice(TABLE_CODE_ALPHABET) for _ in range(TABLE_CODE_CHARACTERS)))
+
+
+def format_table_code(typed: str) -> str:
+    """A code as typed or scanned, in the one form stored: capitals, Crockford's look-alikes read as digits,
+    spaces and dashes dropped, then grouped by four. Anything else (not a code) comes back without its spaces."""
+    bare = "".join(c for c in typed.upper() if c not in " -_\t").translate(_TYPOS)
+    if len(bare) != TABLE_CODE_CHARACTERS:
+        return bare
+    return "-".join(bare[i : i + 4] for i in range(0, TABLE_CODE_CHARACTERS, 4))
 
 
 class ScoreSheet(models.Model):
@@ -23,7 +38,7 @@ class ScoreSheet(models.Model):
     table = models.OneToOneField("tournaments.Table", on_delete=models.CASCADE, related_name="sheet")
     state = models.CharField(_("state"), max_length=16, choices=State.choices, default=State.DRAFT)
     # Given to the table: whoever holds it may enter this sheet's lines (a tablet at the table, a captain's phone).
-    captain_code = models.CharField(_("table code"), max_length=12, unique=True, default=new_table_code)
+    captain_code = models.CharField(_("table code"), max_length=24, unique=True, default=new_table_code)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
