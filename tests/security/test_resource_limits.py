@@ -609,3 +609,19 @@ def api_text_fields() -> list[Any]:
 @pytest.mark.parametrize("field", api_text_fields())
 def test_every_text_field_the_api_reads_has_a_length_limit(field: Any) -> None:
     assert field.max_length is not None and field.max_length <= 10_000
+
+
+def test_the_migration_cuts_stored_notes_so_their_sheets_still_take_lines(table: Sheet) -> None:
+    """Stored lines are checked again when a line is added: a note stored before the limit must not block it."""
+    import importlib
+
+    migration = importlib.import_module("tournaments.migrations.0007_text_limits_and_idempotency_expiry")
+    captain = table.captain()
+    assert captain.post(table.lines, DEAL_1, format="json").status_code == 201
+    DealEntry.objects.update(line={**DEAL_1, "note": "n" * 1_000_000})  # as the finding stored it
+    assert captain.post(table.lines, DEAL_2, format="json").status_code == 400  # the stored line no longer fits
+
+    migration.shorten_notes(apps, None)
+
+    assert DealEntry.objects.get().line["note"] == "n" * NOTE_MAX_LENGTH
+    assert captain.post(table.lines, DEAL_2, format="json").status_code == 201
