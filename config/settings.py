@@ -303,7 +303,7 @@ REST_FRAMEWORK = {
         "tournaments.api.parsers.StrictFormParser",
         "tournaments.api.parsers.StrictMultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "tournaments.api.pagination.Pagination",  # limit and offset within a range
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.contracts import CONTRACTS
+from tournaments import limits
 from tournaments.contract_names import contract_name
 from tournaments.models import DealEntry, Seat
 from tournaments.text_limits import PENALTY_REASON_MAX_LENGTH
@@ -20,7 +21,7 @@ TRUMP_CHOICES = [("", "—"), ("C", _("Clubs ♣")), ("D", _("Diamonds ♦")), (
 class DealLineForm(forms.Form):
     """One line of a score sheet. Field names are the engine's line keys, so its errors land beside them."""
 
-    deal = forms.IntegerField(label=_("Deal"), min_value=1)
+    deal = forms.IntegerField(label=_("Deal"), **limits.DEAL_NUMBER.kwargs())
     dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)
     contract = forms.ChoiceField(label=_("Contract"))
     # What the page shows: the declarers' seat numbers as on the table card (1-4, asker first), typed as "13".
@@ -52,7 +53,7 @@ class DealLineForm(forms.Form):
     offender = forms.TypedChoiceField(label=_("Offender (penalty)"), coerce=int, required=False, empty_value=None)
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=KEY_LENGTH)
     # The version of the deal the form was opened on (0: a new deal): a save over someone else's is refused.
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0, max_value=2**31 - 1)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, **limits.EXPECTED_VERSION.kwargs())
 
     def __init__(self, *args: Any, seats: list[Seat], ladder: tuple[str, ...], **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -123,7 +124,7 @@ class DealLineForm(forms.Form):
 class ZwickenLineForm(forms.Form):
     """One Zwicken deal: who played, tricks per seat, failed duties, or a cut that voided or moved the deal."""
 
-    deal = forms.IntegerField(label=_("Deal"), min_value=1)
+    deal = forms.IntegerField(label=_("Deal"), **limits.DEAL_NUMBER.kwargs())
     dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int)
     cut = forms.ChoiceField(
         label=_("Cut"),
@@ -138,7 +139,7 @@ class ZwickenLineForm(forms.Form):
     )
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=KEY_LENGTH)
     # The version of the deal the form was opened on (0: a new deal): a save over someone else's is refused.
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0, max_value=2**31 - 1)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, **limits.EXPECTED_VERSION.kwargs())
 
     def __init__(self, *args: Any, seats: list[Seat], ladder: tuple[str, ...] = (), **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -148,7 +149,7 @@ class ZwickenLineForm(forms.Form):
         self.seat_count = len(seats)
         for s in seats:
             self.fields[f"tricks_{s.position}"] = forms.IntegerField(
-                label=_("Tricks of %(name)s") % {"name": s.player.name}, min_value=0, required=False
+                label=_("Tricks of %(name)s") % {"name": s.player.name}, required=False, **limits.TRICKS.kwargs()
             )
 
     def engine_field(self, field: str) -> str | None:
@@ -186,7 +187,7 @@ class PenaltyForm(forms.Form):
     """A penalty given at a table: one of its players, the points deducted and why (shown in the standings)."""
 
     position = forms.TypedChoiceField(label=_("Player"), coerce=int)
-    points = forms.IntegerField(label=_("Points deducted"), min_value=1, max_value=10_000)
+    points = forms.IntegerField(label=_("Points deducted"), **limits.PENALTY_POINTS.kwargs())
     reason = forms.CharField(label=_("Reason"), max_length=PENALTY_REASON_MAX_LENGTH)
 
     def __init__(self, *args: Any, seats: list[Any], **kwargs: Any):

@@ -21,6 +21,7 @@ from games.errors import GameError
 from games.presets import VARIANTS
 from scoring.methods import METHODS
 from scoring.tiebreaks import TIEBREAKS
+from tournaments import limits
 from tournaments.models import Club, Competition, RuleSet
 from tournaments.seating import GENERATORS
 from tournaments.text_limits import REASON_MAX_LENGTH
@@ -45,8 +46,7 @@ VARIANT_NAMES = {
     "1v3": _("One against three only"),
     "counter_clockwise": _("Counter-clockwise"),
 }
-BIGINT = 2**63 - 1
-SMALLINT = 32767
+BIGINT = limits.ID.high  # the largest id (tournaments.limits)
 MAX_UPLOAD = 1_000_000  # bytes: a list of a few thousand players
 
 
@@ -125,11 +125,13 @@ class CompetitionForm(forms.Form):
         max_length=300,
         help_text=_("For placement standings: points for 1st, 2nd…, comma-separated, e.g. 10, 8, 6, 4."),
     )
-    min_evenings = forms.IntegerField(label=_("Minimum evenings to be ranked"), min_value=0, max_value=SMALLINT)
+    min_evenings = forms.IntegerField(label=_("Minimum evenings to be ranked"), **limits.EVENINGS.kwargs())
     best_evenings = forms.IntegerField(
-        label=_("Best evenings that count"), required=False, min_value=0, max_value=SMALLINT
+        label=_("Best evenings that count"), required=False, **limits.BEST_EVENINGS.kwargs()
     )
-    evening_decay = forms.FloatField(label=_("Weight of an evening per evening of age"), min_value=0)
+    evening_decay = forms.FloatField(
+        label=_("Weight of an evening per evening of age"), **limits.EVENING_DECAY.kwargs()
+    )
 
     def __init__(self, *args: Any, clubs: QuerySet[Club] | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -194,7 +196,10 @@ class CompetitionForm(forms.Form):
         parts = _comma_list(self.cleaned_data.get("placement_points", ""))
         if not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
             raise ValidationError(_("Whole numbers, comma-separated."))
-        return [int(p) for p in parts]
+        points = [int(p) for p in parts]
+        if len(points) > limits.PLACEMENT_PLACES_MAX or any(p not in limits.PLACEMENT_POINTS for p in points):
+            raise ValidationError(limits.PLACEMENT_POINTS.message)
+        return points
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -222,7 +227,7 @@ class SearchForm(forms.Form):
 
 
 class RegisterForm(forms.Form):
-    player = forms.IntegerField(min_value=1, max_value=BIGINT, widget=forms.HiddenInput)
+    player = forms.IntegerField(widget=forms.HiddenInput, **limits.ID.kwargs())
 
 
 class WalkInForm(forms.Form):
@@ -278,9 +283,8 @@ class RedrawForm(forms.Form):
     seed = forms.IntegerField(
         label=_("Seed (optional)"),
         required=False,
-        min_value=-BIGINT,
-        max_value=BIGINT,
         help_text=_("Empty: the next seed."),
+        **limits.SEED.kwargs(),
     )
 
 

@@ -8,6 +8,8 @@ error, never an ``OverflowError`` or frozen standings. The README's "Security" s
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +87,10 @@ PLACEMENT_PLACES_MAX = 2000
 RULE_NUMBER = Range(0, 100)
 # Players of a seating request (the seating command and the API's lists of players present).
 PLAYERS_MAX = 2000
+SEATED_PLAYERS = Range(4, PLAYERS_MAX)
+# API lists: rows a page (``limit``) and rows skipped (``offset``).
+PAGE_LIMIT = Range(1, 1000)
+PAGE_OFFSET = Range(0, 10**9)
 # Rounds the seating command plans at once.
 PLANNED_ROUNDS = Range(1, 100)
 
@@ -103,3 +109,18 @@ def numbers_outside(value: Any, allowed: Range, where: str = "") -> list[str]:
         elif isinstance(item, int | float) and not isinstance(item, bool) and item not in allowed:
             outside.append(place)
     return sorted(outside)
+
+
+def argument(allowed: Range) -> Callable[[str], int]:
+    """An ``argparse`` type for a management command's whole-number option within ``allowed``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+        if value not in allowed:
+            raise argparse.ArgumentTypeError(f"{value} is outside {allowed.low}..{allowed.high}")
+        return value
+
+    return parse

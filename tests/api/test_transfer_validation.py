@@ -21,6 +21,7 @@ from games.generate import random_session
 from scoring.models import Standing
 from scoring.records import ScoringError
 from tests.factories import ClubFactory, seated_competition
+from tournaments import limits
 from tournaments.models import (
     Club,
     Competition,
@@ -117,7 +118,7 @@ CASES: list[tuple[str, Callable[[Archive], Any], str, str]] = [
     ("blank-name", lambda a: a["competition"].update(name="\t"), "competition.name", "invalid"),
     ("rounds-not-a-list", lambda a: a.update(rounds={}), "rounds", "malformed_archive"),
     ("round-number-twice", lambda a: a["rounds"][1].update(number=1), "rounds[1]", "invalid"),
-    ("round-number-zero", lambda a: a["rounds"][0].update(number=0), "rounds[0]", "invalid"),
+    ("round-number-zero", lambda a: a["rounds"][0].update(number=0), "rounds[0].number", "invalid"),
     ("unknown-status", lambda a: a["rounds"][1].update(status="done"), "rounds[1].status", "invalid"),
     ("unknown-method", lambda a: a["rounds"][0].update(method=["random"]), "rounds[0].method", "invalid"),
     ("seed-as-text", lambda a: a["rounds"][0].update(seed="lucky"), "rounds[0].seed", "invalid"),
@@ -135,7 +136,7 @@ CASES: list[tuple[str, Callable[[Archive], Any], str, str]] = [
         "inconsistent_archive",
     ),
     ("table-number-twice", lambda a: table(a, 0, 1).update(number=1), "rounds[0].tables[1]", "invalid"),
-    ("table-of-six", lambda a: table(a).update(size=6), "rounds[0].tables[0]", "invalid"),
+    ("table-of-six", lambda a: table(a).update(size=6), "rounds[0].tables[0].size", "invalid"),
     ("seats-short", lambda a: table(a)["seats"].pop(), "rounds[0].tables[0].seats", "inconsistent_archive"),
     (
         "seats-over",
@@ -200,14 +201,18 @@ def test_every_line_the_engine_refuses_is_listed_with_its_sheet(archive: Archive
 def test_a_players_penalties_must_fit_the_standings(archive: Archive, club: Club) -> None:
     def heavy(archive: Archive) -> None:
         key = archive["players"][0]["key"]
+        most = limits.PENALTY_POINTS.high
         archive["penalties"] = [
-            {"round": None, "player": key, "points": PENALTY_TOTAL_MAX, "reason": "one"},
+            *(
+                {"round": None, "player": key, "points": most, "reason": "one"}
+                for _ in range(PENALTY_TOTAL_MAX // most)
+            ),
             {"round": 1, "player": key, "points": 1, "reason": "two"},
         ]
 
     errors = refusal(archive, club, heavy)
 
-    assert errors[0][1] == "penalties[1].points"
+    assert errors[0][1] == f"penalties[{PENALTY_TOTAL_MAX // limits.PENALTY_POINTS.high}].points"
 
 
 def test_the_standings_are_computed_before_the_commit(

@@ -228,7 +228,7 @@ def test_a_club_administrator_creates_a_competition_with_its_rule_set(competitio
         ({"deals_per_session": ""}, "deals_per_session", "16 or 24"),
         ({"deals_per_session": "20"}, "deals_per_session", "valid choice"),
         ({"slug": "spring-cup"}, "slug", "already exists"),
-        ({"evening_decay": "16"}, "evening_decay", "decay"),
+        ({"evening_decay": "16"}, "evening_decay", "from 0.0 to 1.0"),  # the range, at the form (tournaments.limits)
         ({"visibility": "secret"}, "visibility", "valid choice"),
     ],
 )

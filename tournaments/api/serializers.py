@@ -6,9 +6,11 @@ from collections import Counter
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from scoring.models import Rating, Standing
+from tournaments import limits
 from tournaments.integrity import problems
 from tournaments.models import (
     Club,
@@ -25,6 +27,24 @@ from tournaments.models import (
 )
 from tournaments.seating import GENERATORS
 from tournaments.text_limits import REASON_MAX_LENGTH
+
+
+class PlayerIdField(serializers.IntegerField):
+    """A player named by id: a whole number; one no player can have (0, negative, 2^63 and up) is no such player,
+    refused here rather than met by the database as an overflow."""
+
+    default_error_messages = {
+        "min_value": _("no such player"),
+        "max_value": _("no such player"),
+    }
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(min_value=limits.ID.low, max_value=limits.ID.high, **kwargs)
+
+
+def player_ids(**kwargs: Any) -> serializers.ListField:
+    """A list of players by id, each checked like ``PlayerIdField``."""
+    return serializers.ListField(child=PlayerIdField(), **kwargs)
 
 
 class ClubSerializer(serializers.ModelSerializer[Club]):
@@ -147,19 +167,19 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
 
     tables = TableSerializer(many=True, read_only=True)
     method = serializers.ChoiceField(choices=sorted(GENERATORS), required=False)
-    players = serializers.ListField(child=serializers.IntegerField(), required=False, write_only=True, max_length=2000)
+    players = player_ids(required=False, write_only=True, max_length=limits.PLAYERS_MAX)
     seating = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), max_length=5),
+        child=player_ids(max_length=limits.TABLE_SIZE.high),
         required=False,
         write_only=True,
-        max_length=500,
+        max_length=limits.TABLE_NUMBER.high,
     )
 
     class Meta:
         model = Round
         fields = ["id", "competition", "number", "seed", "method", "status", "byes", "tables", "players", "seating"]
         read_only_fields = ["number", "status", "byes", "tables"]
-        extra_kwargs = {"seed": {"required": False, "min_value": 0, "max_value": 2**53}}
+        extra_kwargs = {"seed": {"required": False, **limits.SEED.kwargs()}}
 
 
 class RoundEventSerializer(serializers.ModelSerializer[RoundEvent]):
@@ -171,21 +191,19 @@ class RoundEventSerializer(serializers.ModelSerializer[RoundEvent]):
 
 
 class RedrawSerializer(serializers.Serializer[Any]):
-    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**53)
+    seed = serializers.IntegerField(required=False, **limits.SEED.kwargs())
     method = serializers.ChoiceField(choices=sorted(GENERATORS), required=False)
     seating = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), max_length=5), required=False, max_length=500
+        child=player_ids(max_length=limits.TABLE_SIZE.high), required=False, max_length=limits.TABLE_NUMBER.high
     )
 
 
 class SwapSerializer(serializers.Serializer[Any]):
-    players = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    players = player_ids(min_length=2, max_length=2)
 
 
 class ReseatSerializer(serializers.Serializer[Any]):
-    players = serializers.ListField(
-        child=serializers.IntegerField(), min_length=4, max_length=2000, help_text="The players present, each once."
-    )
+    players = player_ids(min_length=4, max_length=limits.PLAYERS_MAX, help_text="The players present, each once.")
     reason = serializers.CharField(required=False, allow_blank=True, max_length=REASON_MAX_LENGTH)
 
     def validate_players(self, value: list[int]) -> list[int]:
@@ -222,14 +240,16 @@ class ScoreSheetSerializer(serializers.ModelSerializer[ScoreSheet]):
 
 class LineCorrectionSerializer(serializers.Serializer[Any]):
     line = serializers.DictField(help_text="The engine's score-sheet line (see the games package).")
-    version = serializers.IntegerField(min_value=0, help_text="The version this correction is based on.")
+    version = serializers.IntegerField(
+        help_text="The version this correction is based on.", **limits.EXPECTED_VERSION.kwargs()
+    )
 
 
 class PenaltySerializer(serializers.ModelSerializer[Penalty]):
     class Meta:
         model = Penalty
         fields = ["id", "competition", "round", "player", "points", "reason", "created_at"]
-        extra_kwargs = {"points": {"min_value": 1}}  # the model's check constraint: 0 would be a server error
+        extra_kwargs = {"points": limits.PENALTY_POINTS.kwargs()}  # the model's check constraint, said as a 400
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         """A round of the competition and a player registered in it (``tournaments.integrity``), by field."""
@@ -267,7 +287,9 @@ class RatingSerializer(serializers.ModelSerializer[Rating]):
 
 class ScoreRequestSerializer(serializers.Serializer[Any]):
     players = serializers.ChoiceField(choices=[2, 3, 4, 5], default=4)
-    deals = serializers.IntegerField(required=False, allow_null=True, help_text="16 or 24; null for Zwicken")
+    deals = serializers.IntegerField(
+        required=False, allow_null=True, help_text="16 or 24; null for Zwicken", **limits.DEAL_NUMBER.kwargs()
+    )
     lines = serializers.ListField(child=serializers.DictField(), help_text="Score-sheet lines, in order.")
 
 

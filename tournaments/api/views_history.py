@@ -12,8 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments import limits, visibility
 from tournaments import permissions as rules
-from tournaments import visibility
 from tournaments.api.errors import ApiSchema, errors_response
 from tournaments.api.serializers import DealEntrySerializer
 from tournaments.models import ScoreSheet
@@ -22,9 +22,9 @@ from tournaments.services.history import restore_version
 
 
 class RestoreSerializer(serializers.Serializer[Any]):
-    version = serializers.IntegerField(min_value=1, max_value=2**31 - 1, help_text="the version to make current")
+    version = serializers.IntegerField(help_text="the version to make current", **limits.VERSION.kwargs())
     expected_version = serializers.IntegerField(
-        min_value=0, max_value=2**31 - 1, required=False, help_text="the current version you saw (409 if stale)"
+        required=False, help_text="the current version you saw (409 if stale)", **limits.EXPECTED_VERSION.kwargs()
     )
 
 

@@ -98,7 +98,7 @@ class PlayerViewSet(
         player = serializer.save()
         Membership.objects.create(club=club, player=player)
 
-    @extend_schema(responses={200: PlayerDetailSerializer, 404: DetailSerializer})
+    @extend_schema(request=DisplayNameSerializer, responses={200: PlayerDetailSerializer, 404: DetailSerializer})
     @action(detail=False, methods=["get", "patch"], permission_classes=[IsAuthenticated])
     def me(self, request: Request) -> Response:
         """Your own player details; PATCH ``display_name`` to choose the name public pages show."""

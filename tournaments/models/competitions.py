@@ -139,7 +139,12 @@ class Competition(models.Model):
 
         if self.seating_method not in GENERATORS:
             errors["seating_method"] = f"choose one of {sorted(GENERATORS)}"
-        if self.placement_points:
+        if isinstance(self.placement_points, list) and (
+            len(self.placement_points) > limits.PLACEMENT_PLACES_MAX
+            or limits.numbers_outside(self.placement_points, limits.PLACEMENT_POINTS)
+        ):
+            errors["placement_points"] = str(limits.PLACEMENT_POINTS.message)
+        elif self.placement_points:
             try:
                 MethodOptions(tuple(self.placement_points))
             except (ScoringError, TypeError) as exc:

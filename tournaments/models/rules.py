@@ -2,10 +2,12 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 import games
 from games.errors import GameError
+from tournaments import limits
 
 
 class RuleSet(models.Model):
@@ -51,6 +53,9 @@ class RuleSet(models.Model):
             raise ValidationError({"overrides": _("Overrides must be a JSON object.")})
         if "preset" in self.overrides:
             raise ValidationError({"overrides": _("Give the preset in its own field, not in the overrides.")})
+        outside = limits.numbers_outside(self.overrides, limits.RULE_NUMBER)
+        if outside:  # a tariff of 10^20 settles into points no column, and no standings, can hold
+            raise ValidationError({"overrides": format_lazy("{}: {}", outside[0], limits.RULE_NUMBER.message)})
         try:
             rules = self.engine_rules()
         except GameError as exc:

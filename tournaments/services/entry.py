@@ -18,6 +18,7 @@ from django.db.models import F, Max, Q
 import games
 from games.errors import FieldError, InvalidLine, InvalidSheet
 from scoring.services import request_standings
+from tournaments import limits
 from tournaments.models import AuditEvent, Competition, DealEntry, ScoreSheet, Seat, SeatResult
 from tournaments.services import audit
 from tournaments.services.errors import EntryRejected, StaleVersion
@@ -113,9 +114,9 @@ def _record(
         if is_correction
         else []
     )
-    if expected_version is not None:
     if is_correction and expected_version is None:
         raise StaleVersion(current[0], None)  # adding never overwrites: a correction names the version it replaces
+    if expected_version is not None:
         held = current[0].version if current else 0
         if held != expected_version:
             raise StaleVersion(current[0] if current else None, expected_version)
@@ -133,6 +134,9 @@ def _record(
                 resettled.append(_new_version(old, old.line, settled, DealEntry.Source.RESETTLE, None, user))
                 superseded.append(old)
     else:
+        if len(lines) >= limits.DEAL_NUMBER.high:  # an open-ended Zwicken session stops somewhere
+            message = f"a sheet takes at most {limits.DEAL_NUMBER.high} deals"
+            raise EntryRejected([FieldError("too_many_deals", "deal", message)])
         try:
             settled = engine.add(line)
         except InvalidLine as exc:

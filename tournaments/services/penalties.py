@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Sum
 from django.utils.translation import gettext as _
 
 from scoring.services import request_standings
+from tournaments import limits
 from tournaments.integrity import refuse_mismatch
 from tournaments.models import Competition, Penalty, Player, Round
 from tournaments.services.errors import ServiceError
@@ -28,8 +29,7 @@ def give_penalty(
     reason = checked_reason(reason, max_length=PENALTY_REASON_MAX_LENGTH)
     if not reason:
         raise ServiceError(_("say why the penalty is given"))
-    if points < 1:
-        raise ServiceError(_("a penalty deducts at least one point"))
+    refuse_out_of_range(competition, player, points)
     if competition.closed_at is not None:
         raise ServiceError(_("%(competition)s is closed: no more penalties") % {"competition": competition})
     user = by if getattr(by, "is_authenticated", False) else None
@@ -49,6 +49,18 @@ def remove_penalty(penalty: Penalty) -> None:
     competition_id = penalty.competition_id
     penalty.delete()
     standings_follow(competition_id)
+
+
+def refuse_out_of_range(competition: Competition, player: Player, points: int) -> None:
+    """A penalty's points in ``limits.PENALTY_POINTS``, and the player's total within ``PENALTY_TOTAL_MAX``: the
+    standings must always be able to add them up (a huge penalty once froze a competition's standings)."""
+    if points not in limits.PENALTY_POINTS:
+        message = _("a penalty deducts from %(low)s to %(high)s points")
+        raise ServiceError(message % {"low": limits.PENALTY_POINTS.low, "high": limits.PENALTY_POINTS.high})
+    given = Penalty.objects.filter(competition=competition, player=player).aggregate(total=Sum("points"))["total"]
+    if (given or 0) + points > limits.PENALTY_TOTAL_MAX:
+        message = _("%(player)s's penalties in this competition would total more than %(max)s points")
+        raise ServiceError(message % {"player": player, "max": limits.PENALTY_TOTAL_MAX})
 
 
 def standings_follow(competition_id: int) -> None:

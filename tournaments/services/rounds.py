@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from tournaments import limits
 from tournaments.models import AuditEvent, Competition, Registration, Round, RoundEvent, ScoreSheet, Seat, Table
 from tournaments.seating import SeatingError, seating_problems
 from tournaments.seating.attendance import reseat
@@ -103,7 +104,10 @@ def create_round(
     competition = Competition.objects.select_for_update().get(pk=competition.pk)  # one new round at a time
     refuse_if_closed(competition, "add a round")
     number = (competition.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    seed = seed if seed is not None else competition.pk * 1000 + number
+    if number not in limits.ROUND_NUMBER:
+        message = gettext("%(competition)s has %(n)s rounds, the most a competition may have")
+        raise ServiceError(message % {"competition": competition, "n": limits.ROUND_NUMBER.high})
+    seed = _seed(seed) if seed is not None else (competition.pk * 1000 + number) % (limits.SEED.high + 1)
     method = method or competition.seating_method
     request = seating_request(competition, players=players, before=number, seed=seed, tables=tables)
     _check_registered(competition, request.players)
@@ -112,6 +116,15 @@ def create_round(
     _seat(round_, seating, request.players)
     _log(round_, "seated", "", by=by, method=method, seed=seed)
     return round_
+
+
+def _seed(seed: int) -> int:
+    """A seed in ``limits.SEED``: a given one out of range is refused, the next one after the last wraps to 0."""
+    if seed == limits.SEED.high + 1:
+        return 0
+    if seed not in limits.SEED:
+        raise ServiceError(gettext("the seed must be a number from %(low)s to %(high)s") % vars(limits.SEED))
+    return seed
 
 
 def _check_registered(competition: Competition, players: Sequence[int]) -> None:
@@ -139,7 +152,7 @@ def regenerate_round(
     round_ = _locked(round_)
     _require(round_, Status.DRAFT, doing="draw the seating again")
     present = _present(round_)
-    round_.seed = seed if seed is not None else round_.seed + 1
+    round_.seed = _seed(seed if seed is not None else round_.seed + 1)
     round_.method = method or round_.method
     request = seating_request(
         round_.competition, players=present, before=round_.number, seed=round_.seed, tables=tables

@@ -197,6 +197,8 @@ def import_lines(sheet: ScoreSheet, lines: list[Any], *, by: Any = None) -> list
             return [record_deal(sheet, line, by=by, source=DealEntry.Source.IMPORT).entry for line in lines]
     except EntryRejected as exc:  # the sheet takes no lines (a draft or finalised round, a final sheet)
         raise ImportRejected([(None, e) for e in exc.errors]) from exc
+    except StaleVersion as exc:  # someone added a deal meanwhile: an import only appends, it never overwrites
+        raise ImportRejected([(None, FieldError("deal_exists", "deal", str(exc)))]) from exc
 
 
 def _rows(exc: EntryRejected, offset: int) -> list[tuple[int | None, FieldError]]:
@@ -210,8 +212,6 @@ def _rows(exc: EntryRejected, offset: int) -> list[tuple[int | None, FieldError]
             if number > offset:
                 rows.append((number - offset, error))
             else:  # a line already on the sheet no longer fits its rule set
-    except StaleVersion as exc:  # someone added a deal meanwhile: an import only appends, it never overwrites
-        raise ImportRejected([(None, FieldError("deal_exists", "deal", str(exc)))]) from exc
                 rows.append((None, FieldError("stored_lines_invalid", error.field, f"deal {number}: {error.message}")))
     return rows
 

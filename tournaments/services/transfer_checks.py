@@ -19,13 +19,14 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models
 
 from games.errors import FieldError
+from tournaments import limits
 
 MALFORMED = "malformed_archive"  # a part missing, of the wrong type, or naming something the archive lacks
 INVALID = "invalid"  # a value its model refuses
 INCONSISTENT = "inconsistent_archive"  # parts that contradict each other
 
-# The most penalty points one player may carry: the standings' penalty column is a PostgreSQL integer.
-PENALTY_TOTAL_MAX = 2**31 - 1
+# The most penalty points one player may carry in a competition (as ``give_penalty`` allows).
+PENALTY_TOTAL_MAX = limits.PENALTY_TOTAL_MAX
 # NUL: PostgreSQL text refuses it; a lone surrogate: UTF-8 cannot encode it.
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 _REQUIRED: Any = object()

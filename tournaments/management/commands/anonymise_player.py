@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments import limits
 from tournaments.models import Player
 from tournaments.services.privacy import anonymise_player
 
@@ -18,7 +19,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("player_id", type=int, help="the player's id (the number in /players/<id>/)")
+        parser.add_argument(
+            "player_id", type=limits.argument(limits.ID), help="the player's id (the number in /players/<id>/)"
+        )
         parser.add_argument("--by", help="the username to record in the audit trail as having done it")
 
     def handle(self, *args: Any, player_id: int, by: str | None = None, **options: Any) -> None:

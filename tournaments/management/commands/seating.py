@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments import limits
 from tournaments.seating import GENERATORS, SeatingError, find, repeat_free_rounds
 
 
@@ -14,10 +15,10 @@ class Command(BaseCommand):
     help = "Seat players 1..N for R rounds with a seating generator and print the tables."
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--players", type=int, required=True)
-        parser.add_argument("--rounds", type=int, required=True)
+        parser.add_argument("--players", type=limits.argument(limits.SEATED_PLAYERS), required=True)
+        parser.add_argument("--rounds", type=limits.argument(limits.PLANNED_ROUNDS), required=True)
         parser.add_argument("--method", default="schedule", choices=sorted(k for k in GENERATORS if k != "manual"))
-        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--seed", type=limits.argument(limits.SEED), default=0)
         parser.add_argument(
             "--json", dest="as_json", action="store_true", help='print {"rounds": [[[1, 5, 9, 13], ...], ...]}'
         )
@@ -25,8 +26,13 @@ class Command(BaseCommand):
     def handle(
         self, *args: Any, players: int, rounds: int, method: str, seed: int, as_json: bool, **options: Any
     ) -> None:
-        if players < 4 or rounds < 1:
-            raise CommandError("seat at least 4 players for at least 1 round")
+        # call_command() hands options over without parsing them: the ranges are checked here too
+        if players not in limits.SEATED_PLAYERS or rounds not in limits.PLANNED_ROUNDS or seed not in limits.SEED:
+            raise CommandError(
+                f"seat {limits.SEATED_PLAYERS.low}..{limits.SEATED_PLAYERS.high} players for "
+                f"{limits.PLANNED_ROUNDS.low}..{limits.PLANNED_ROUNDS.high} rounds, "
+                f"with a seed in {limits.SEED.low}..{limits.SEED.high}"
+            )
         try:
             seating = find(method).rounds(players, rounds, seed)
         except SeatingError as exc:
