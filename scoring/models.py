@@ -45,7 +45,8 @@ class Standing(models.Model):
 
 
 class Rating(models.Model):
-    """A player's OpenSkill rating over every deal played on the platform; computed, never edited."""
+    """A player's OpenSkill rating over the deals of confirmed sheets in finalised rounds of competitions whose
+    results are public (``scoring.selectors.rated_rounds``); computed, never edited."""
 
     player = models.OneToOneField("tournaments.Player", on_delete=models.CASCADE, related_name="rating")
     mu = models.FloatField()

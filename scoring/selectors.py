@@ -4,24 +4,48 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import QuerySet
+
 from games import sheet_from_lines, sitting_out
 from scoring.ratings import DealResult
 from scoring.records import Penalty as DatedPenalty
 from scoring.records import SessionResult as Session
 from scoring.statistics import DealRecord
-from tournaments.models import Competition, DealEntry, Penalty, Seat
+from tournaments.models import Competition, DealEntry, Penalty, Round, ScoreSheet, Seat
 from tournaments.models import SeatResult as TableSeatResult
+from tournaments.visibility import results_visible_to
+
+SETTLED = (ScoreSheet.State.CONFIRMED, ScoreSheet.State.FINAL)  # a second person has checked the sheet
+
+
+def rated_rounds() -> QuerySet[Round]:
+    """The rounds ratings count: finalised rounds of competitions whose results are public.
+
+    Public results (``tournaments.visibility``, as the public sees them), so nobody's rating moves on results
+    nobody may check; finalised, so every sheet was confirmed by a second person and can no longer change. A club
+    administrator cannot move another club's player's rating with a hidden competition or a sheet never confirmed.
+    """
+    return Round.objects.filter(
+        competition__in=results_visible_to(AnonymousUser()), status=Round.Status.FINALISED
+    ).order_by("pk")
 
 
 def all_deal_results() -> list[DealResult]:
-    """Every current deal of every competition, oldest competition first, as players and points."""
+    """Every current deal of a confirmed sheet of a ``rated_rounds`` round, oldest competition first, as players
+    and points."""
+    rounds = rated_rounds()
     seats: dict[int, dict[int, int]] = defaultdict(dict)
-    for table_id, position, player_id in Seat.objects.values_list("table_id", "position", "player_id"):
+    for table_id, position, player_id in Seat.objects.filter(round__in=rounds).values_list(
+        "table_id", "position", "player_id"
+    ):
         seats[table_id][position] = player_id
-    competitions = list(Competition.objects.select_related("rule_set"))
+    competitions = list(Competition.objects.filter(rounds__in=rounds).distinct().select_related("rule_set"))
     rules = {c.pk: c.rule_set.engine_rules() for c in competitions}
     names = {c.pk: c.name for c in competitions}
-    entries = DealEntry.objects.filter(is_current=True).order_by(
+    entries = DealEntry.objects.filter(
+        is_current=True, sheet__table__round__in=rounds, sheet__state__in=SETTLED
+    ).order_by(
         "sheet__table__round__competition__starts_on",
         "sheet__table__round__competition_id",
         "sheet__table__round__number",

@@ -18,6 +18,7 @@ standings are stale; computing the same version twice stores the same rows.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections import defaultdict
@@ -26,6 +27,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError, connection, transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
@@ -43,6 +45,7 @@ from scoring.selectors import (
     competition_deal_records,
     competition_penalty_records,
     competition_sessions,
+    rated_rounds,
 )
 from scoring.statistics import compute_statistics
 from tournaments.models import Competition
@@ -267,8 +270,26 @@ def finish_job(key: str) -> None:
     JobState.objects.filter(key=key).update(finished_at=timezone.now(), runs=F("runs") + 1)
 
 
+RATED_ROUNDS_CACHE_KEY = "scoring:rated-rounds"
+
+
+def rated_rounds_fingerprint() -> str:
+    """A digest of which rounds the ratings count now (``scoring.selectors.rated_rounds``)."""
+    ids = ",".join(str(pk) for pk in rated_rounds().values_list("pk", flat=True))
+    return hashlib.sha256(ids.encode()).hexdigest()
+
+
+def ratings_stale() -> bool:
+    """Whether the rounds the ratings count changed since they were computed, by whatever path: a round finalised
+    or reopened, a competition's results made public or hidden (the organisers' pages, the admin, the API, an
+    import). The periodic reconcile job asks it; a lost cache entry costs one recomputation, nothing more."""
+    return cache.get(RATED_ROUNDS_CACHE_KEY) != rated_rounds_fingerprint()
+
+
 def recompute_ratings() -> int:
-    """Recompute every player's rating from every current deal, oldest first. Returns how many were rated."""
+    """Recompute every player's rating from the deals ratings count (``scoring.selectors.all_deal_results``),
+    oldest first. Returns how many were rated."""
+    fingerprint = rated_rounds_fingerprint()  # read first: what changes meanwhile makes the next reconcile run it
     rows = compute_ratings(all_deal_results())
     now = timezone.now()
     with transaction.atomic():
@@ -285,6 +306,7 @@ def recompute_ratings() -> int:
             )
             for r in rows
         )
+    cache.set(RATED_ROUNDS_CACHE_KEY, fingerprint, None)
     return len(rows)
 
 

@@ -62,6 +62,13 @@ def recompute_statistics(competition_id: int) -> int:
     return players
 
 
+def request_ratings() -> bool:
+    """Queue the ratings once (coalesced): after a round is finalised or reopened."""
+    return services.request_job("ratings", recompute_ratings)
+
+
 @shared_task(name="scoring.tasks.reconcile_standings", ignore_result=True)  # periodic: beat runs it again
 def reconcile_standings() -> list[int]:
+    if services.ratings_stale():  # the rounds the ratings count changed (results made public or hidden...)
+        request_ratings()
     return services.reconcile_standings()

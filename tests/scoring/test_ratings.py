@@ -8,8 +8,9 @@ import pytest
 
 from scoring.models import Rating
 from scoring.ratings import DealResult, compute_ratings
+from scoring.tasks import request_ratings
 from tests.factories import seated_competition
-from tournaments.models import ScoreSheet
+from tournaments.models import Round, ScoreSheet
 from tournaments.services.entry import record_deal
 
 
@@ -47,12 +48,17 @@ def test_the_history_has_one_point_per_labelled_round_played() -> None:
 
 
 @pytest.mark.django_db
-def test_ratings_follow_the_entries(django_capture_on_commit_callbacks: Any) -> None:
+def test_ratings_follow_the_finalised_rounds(django_capture_on_commit_callbacks: Any) -> None:
+    """Entries alone move no rating (issue 14: only confirmed sheets of finalised rounds with public results)."""
     competition = seated_competition(players=4, preset="iwwa")
     sheet = ScoreSheet.objects.get(table__round__competition=competition)
     seats = dict(sheet.table.seats.values_list("position", "player_id"))
     with django_capture_on_commit_callbacks(execute=True):
         record_deal(sheet, {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [2], "tricks": 6})
+    assert not Rating.objects.exists()
+    ScoreSheet.objects.filter(pk=sheet.pk).update(state=ScoreSheet.State.FINAL)
+    Round.objects.filter(pk=sheet.table.round_id).update(status=Round.Status.FINALISED)
+    request_ratings()
     winner = Rating.objects.get(player_id=seats[2])
     loser = Rating.objects.get(player_id=seats[0])
     assert winner.ordinal > loser.ordinal and winner.deals_rated == 1 and len(winner.history) == 1

@@ -185,7 +185,8 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
 
 
 class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet[Any]):
-    """OpenSkill ratings over every deal played, best first."""
+    """OpenSkill ratings, best first: over the deals of confirmed sheets in finalised rounds of competitions whose
+    results are public, so every rating can be checked on the public pages."""
 
     queryset = Rating.objects.select_related("player").order_by("-ordinal", "player_id")
     serializer_class = RatingSerializer

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from scoring.tasks import request_ratings
 from tournaments import limits
 from tournaments.models import AuditEvent, Competition, Registration, Round, RoundEvent, ScoreSheet, Seat, Table
 from tournaments.seating import SeatingError, seating_problems
@@ -312,6 +313,7 @@ def finalise_round(round_: Round, *, by: Any = None) -> Round:
     before, round_.status = round_.status, Status.FINALISED
     round_.save(update_fields=["status"])
     _log(round_, "finalised", before, by=by)
+    transaction.on_commit(request_ratings)  # ratings count finalised rounds only (scoring.selectors.rated_rounds)
     return round_
 
 
@@ -330,4 +332,5 @@ def reopen_round(round_: Round, *, reason: str, by: Any = None) -> Round:
     before, round_.status = round_.status, Status.COMPLETE
     round_.save(update_fields=["status"])
     _log(round_, "reopened", before, by=by, reason=reason.strip())
+    transaction.on_commit(request_ratings)  # its deals leave the ratings until it is finalised again
     return round_
