@@ -392,3 +392,13 @@ def test_a_competition_may_take_its_own_club_s_or_a_shared_rule_set_before_play(
     response = client.patch(f"/api/v1/competitions/{fresh.pk}/", {"rule_set": shared.pk}, format="json")
     assert response.status_code == 200, response.content
     assert Competition.objects.get(pk=fresh.pk).rule_set == shared
+
+
+def test_the_api_creates_no_competition_under_another_club_s_rule_set(world: World) -> None:
+    client = APIClient()
+    client.force_authenticate(world.a_admin)
+    body = {"club": world.a.club.pk, "name": "Borrowed", "slug": "borrowed", "rule_set": world.b_rules.pk}
+    response = client.post("/api/v1/competitions/", body, format="json")
+    assert response.status_code == 400, response.content
+    assert "rule_set" in response.json()
+    assert not Competition.objects.filter(slug="borrowed").exists()
