@@ -53,14 +53,14 @@ class RuleSet(models.Model):
             raise ValidationError({"overrides": _("Overrides must be a JSON object.")})
         if "preset" in self.overrides:
             raise ValidationError({"overrides": _("Give the preset in its own field, not in the overrides.")})
-        outside = limits.numbers_outside(self.overrides, limits.RULE_NUMBER)
-        if outside:  # a tariff of 10^20 settles into points no column, and no standings, can hold
-            raise ValidationError({"overrides": format_lazy("{}: {}", outside[0], limits.RULE_NUMBER.message)})
         try:
             rules = self.engine_rules()
         except GameError as exc:
             field = "preset" if isinstance(exc, games.UnknownRuleSet) else "overrides"
             raise ValidationError({field: str(exc)}) from exc
+        outside = limits.numbers_outside(self.overrides, limits.RULE_NUMBER)
+        if outside:  # a tariff of 10^20 settles into points no column, and no standings, can hold
+            raise ValidationError({"overrides": format_lazy("{}: {}", outside[0], limits.RULE_NUMBER.message)})
         if rules.game.value != self.game:
             raise ValidationError(
                 {
