@@ -192,8 +192,8 @@ def rule_set_problems(rule_set: Any) -> Problems:
         played = rule_set_in_play(rule_set.pk)
         if played is not None:
             message = _(
-                "Rule set %(rule_set)s was played under in %(competition)s: its rules cannot change any more, "
-                "so every sheet stays settled by the rules it was played under. Make a new rule set instead."
+                "%(competition)s was played under rule set %(rule_set)s: its rules can no longer change, so every "
+                "sheet stays settled by the rules it was played under. Make a new rule set for the changed rules."
             ) % {"rule_set": stored_name(rule_set), "competition": played}
             problems.update(dict.fromkeys(changed, message))
         elif "game" in changed:
