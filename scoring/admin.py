@@ -4,10 +4,13 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from scoring.models import Standing, StandingsState
+from tournaments.admin import ClubScopedAdmin
 
 
-class ComputedAdmin(admin.ModelAdmin):
-    """Standings are computed, never hand-edited: read-only in the admin."""
+class ComputedAdmin(ClubScopedAdmin):
+    """Standings are computed, never hand-edited: read-only in the admin; a club administrator sees their clubs'."""
+
+    club_path = "competition__club"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -19,7 +22,7 @@ class ComputedAdmin(admin.ModelAdmin):
 @admin.register(Standing)
 class StandingAdmin(ComputedAdmin):
     list_display = ["competition", "rank", "player", "points", "deals_played", "computed_at"]
-    list_filter = ["competition"]
+    list_filter = [("competition", admin.RelatedOnlyFieldListFilter)]
 
 
 @admin.register(StandingsState)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from django.db.models import QuerySet
+from django.core.exceptions import PermissionDenied
+from django.db.models import Model, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from tournaments.models import Competition, Membership, ScoreSheet
-
-
 from tournaments.models.sheets import format_table_code
+
+
 def is_club_admin(user: Any, club_id: int | None) -> bool:
     if not getattr(user, "is_authenticated", False) or club_id is None:
         return False
@@ -49,8 +51,6 @@ def can_enter_sheet(user: Any, sheet: ScoreSheet, table_code: str | None) -> boo
     return can_manage_competition(user, sheet.table.round.competition)
 
 
-def visible_competitions(user: Any) -> QuerySet[Competition]:
-    """Public competitions, and the ones this user manages: ``visibility.standings_visible_to``, the one rule."""
 def table_code_opens(sheet: ScoreSheet, typed: str | None) -> bool:
     """Whether ``typed`` is ``sheet``'s table code: the one check of every page and API call that takes a code.
 
@@ -62,6 +62,82 @@ def table_code_opens(sheet: ScoreSheet, typed: str | None) -> bool:
     return hmac.compare_digest(format_table_code(typed).encode(), format_table_code(sheet.captain_code).encode())
 
 
+def visible_competitions(user: Any) -> QuerySet[Competition]:
+    """Public competitions, and the ones this user manages: ``visibility.standings_visible_to``, the one rule."""
     from tournaments.visibility import standings_visible_to  # visibility builds on this module
 
     return standings_visible_to(user)
+
+
+# -- what a club administrator may name in a form: their own clubs' objects --------------------------------------
+
+# model label -> the path from the model to the club it belongs to ("pk": the club itself)
+CLUB_PATHS: dict[str, str] = {
+    "tournaments.Club": "pk",
+    "tournaments.Membership": "club",
+    "tournaments.Competition": "club",
+    "tournaments.Registration": "competition__club",
+    "tournaments.Round": "competition__club",
+    "tournaments.SeatingWish": "competition__club",
+    "tournaments.Penalty": "competition__club",
+    "tournaments.RoundEvent": "round__competition__club",
+    "tournaments.Table": "round__competition__club",
+    "tournaments.Seat": "round__competition__club",
+    "tournaments.ScoreSheet": "table__round__competition__club",
+    "tournaments.DealEntry": "sheet__table__round__competition__club",
+    "tournaments.SeatResult": "sheet__table__round__competition__club",
+    "scoring.Standing": "competition__club",
+    "scoring.StandingsState": "competition__club",
+}
+
+
+def referable_condition(user: Any, model: type[Model]) -> Q | None:
+    """Which objects of ``model`` ``user`` may name in a form (``None``: all of them, for a superuser).
+
+    A club's objects for its administrators; players who are members of their clubs or registered in their
+    clubs' competitions; their clubs' rule sets and the shared ones (no club); accounts of their clubs' members,
+    accounts without a player, and their own. A model this does not know gives nothing.
+    """
+    from django.contrib.auth import get_user_model
+
+    from tournaments.models import Player, Registration
+
+    if getattr(user, "is_superuser", False):
+        return None
+    clubs = admin_club_ids(user)
+    label = model._meta.label
+    if label in CLUB_PATHS:
+        return Q(**{f"{CLUB_PATHS[label]}__in": clubs})
+    if label == "tournaments.Player":
+        members = Membership.objects.filter(club_id__in=clubs).values("player_id")
+        registered = Registration.objects.filter(competition__club_id__in=clubs).values("player_id")
+        return Q(pk__in=members) | Q(pk__in=registered)
+    if label == "tournaments.RuleSet":
+        return Q(club__isnull=True) | Q(club_id__in=clubs)
+    if model is get_user_model():
+        accounts = Player.objects.filter(memberships__club_id__in=clubs, user__isnull=False).values("user_id")
+        unlinked = Q(player__isnull=True, is_staff=False, is_superuser=False)
+        return Q(pk=getattr(user, "pk", None)) | Q(pk__in=accounts) | unlinked
+    return Q(pk__in=[])
+
+
+def referable(user: Any, qs: QuerySet[Any]) -> QuerySet[Any]:
+    """The objects of ``qs`` that ``user`` may name in a form: what admin choices offer."""
+    condition = referable_condition(user, qs.model)
+    return qs if condition is None else qs.filter(condition)
+
+
+def may_reference(user: Any, obj: Model) -> bool:
+    """Whether ``user`` may make one of their objects point at ``obj`` (a superuser may name anything)."""
+    condition = referable_condition(user, type(obj))
+    return condition is None or type(obj)._default_manager.filter(condition, pk=obj.pk).exists()
+
+
+def check_may_reference(user: Any, obj: Model) -> None:
+    """``PermissionDenied`` when ``user`` names ``obj`` of a club they do not administer: for services and the API."""
+    if not may_reference(user, obj):
+        raise PermissionDenied(not_yours(obj))
+
+
+def not_yours(obj: Model) -> str:
+    return _("%(object)s belongs to a club you do not administer: choose one of your clubs' own.") % {"object": obj}

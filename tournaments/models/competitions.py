@@ -150,6 +150,10 @@ class Competition(models.Model):
             except (ScoringError, TypeError) as exc:
                 errors["placement_points"] = str(exc)
         errors.update(self._league_option_errors())
+        from tournaments.locks import lock_reason
+
+        if (locked := lock_reason(self)) is not None:
+            errors["__all__"] = locked  # a closed competition keeps its club, rules and scoring settings
         from tournaments.integrity import problems
 
         errors.update(problems(self))  # its rule set is its club's (or shared), for its game, kept once played
@@ -180,6 +184,11 @@ class Registration(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["competition", "player"], name="registration_once")]
+
+    def clean(self) -> None:
+        from tournaments.locks import refuse_if_locked
+
+        refuse_if_locked(self)  # a closed competition takes no more registrations
 
 
 class Round(models.Model):
@@ -216,3 +225,8 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition} – round {self.number}"
+
+    def clean(self) -> None:
+        from tournaments.locks import refuse_if_locked
+
+        refuse_if_locked(self)  # a closed competition takes no more rounds; a finalised round stays as it is

@@ -31,7 +31,9 @@ class SeatingWish(models.Model):
 
     def clean(self) -> None:
         from tournaments.integrity import refuse_mismatch
+        from tournaments.locks import refuse_if_locked
 
+        refuse_if_locked(self)  # nothing changes under a closed competition
         refuse_mismatch(self)  # both players registered in the competition
 
 

@@ -44,6 +44,11 @@ class ScoreSheet(models.Model):
     def __str__(self) -> str:
         return f"Sheet of {self.table}"
 
+    def clean(self) -> None:
+        from tournaments.locks import refuse_if_locked
+
+        refuse_if_locked(self)  # a finalised round keeps its sheets (state and code change through the services)
+
 
 class DealEntry(models.Model):
     """One version of one line of a sheet. A correction adds a version; older ones stay."""
@@ -122,7 +127,9 @@ class Penalty(models.Model):
 
     def clean(self) -> None:
         from tournaments.integrity import refuse_mismatch
+        from tournaments.locks import refuse_if_locked
 
+        refuse_if_locked(self)  # a closed competition takes no more penalties (a form error, not the trigger's 500)
         refuse_mismatch(self)  # a round of its competition, a player registered there
 
 
@@ -145,5 +152,7 @@ class SeatResult(models.Model):
 
     def clean(self) -> None:
         from tournaments.integrity import refuse_mismatch
+        from tournaments.locks import refuse_if_locked
 
+        refuse_if_locked(self)  # a finalised round's results stay
         refuse_mismatch(self)  # the player who sits in that seat of the sheet's table

@@ -22,6 +22,11 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"{self.round} – table {self.number}"
 
+    def clean(self) -> None:
+        from tournaments.locks import refuse_if_locked
+
+        refuse_if_locked(self)  # a finalised round keeps its tables
+
 
 class Seat(models.Model):
     """A player at a table. ``round`` repeats the table's so the database can keep a player at one table a round."""
@@ -46,5 +51,7 @@ class Seat(models.Model):
 
     def clean(self) -> None:
         from tournaments.integrity import refuse_mismatch
+        from tournaments.locks import refuse_if_locked
 
+        refuse_if_locked(self)  # a finalised round keeps its seats
         refuse_mismatch(self)  # the round of its table; a player registered in that round's competition
