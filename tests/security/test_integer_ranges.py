@@ -325,6 +325,26 @@ def test_a_huge_number_in_an_address_is_not_found_never_a_server_error(
     assert response.status_code < 500, (path, response.status_code)
 
 
+ID_OPS = [op for op in operations() if "{id}" in op.path]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("op", ID_OPS, ids=str)
+def test_an_api_object_named_by_a_huge_id_is_not_found_never_a_server_error(
+    world: dict[str, Any], op: Operation
+) -> None:
+    client = APIClient()
+    client.force_authenticate(world["organiser"])
+    url = op.url(**{**_path_values(op, world), "id": HUGE})
+
+    if op.method == "get":
+        response = client.get(url)
+    else:
+        response = getattr(client, op.method)(url, data="{}", content_type="application/json")
+
+    assert response.status_code == 404, (response.status_code, response.content[:300])
+
+
 # --- the instances ---------------------------------------------------------------------------------------
 
 
