@@ -130,7 +130,40 @@ def _seat_result(obj: Any) -> Problems:
     return {}
 
 
+def played_in(competition_id: int, player_id: int) -> bool:
+    """Whether the player sat at a table or was penalised in the competition: their registration then stays."""
+    from tournaments.models import Penalty, Seat
+
+    seated = Seat.objects.filter(round__competition_id=competition_id, player_id=player_id).exists()
+    return seated or Penalty.objects.filter(competition_id=competition_id, player_id=player_id).exists()
+
+
+def _registration(obj: Any) -> Problems:
+    """Open tournaments take any club's players; but a registration someone played under stays theirs."""
+    if obj.pk is None:
+        return {}
+    stored = type(obj).objects.filter(pk=obj.pk).values_list("competition_id", "player_id").first()
+    if stored is None or stored == (obj.competition_id, obj.player_id) or not played_in(*stored):
+        return {}
+    field = "player" if stored[1] != obj.player_id else "competition"
+    return {field: removal_problem(obj, stored_ids=stored) or ""}
+
+
+def removal_problem(obj: Any, *, stored_ids: tuple[int, int] | None = None) -> str | None:
+    """Why a registration cannot be removed (or moved): its player has seats or penalties in the competition."""
+    from tournaments.models import Competition, Player
+
+    competition_id, player_id = stored_ids or (obj.competition_id, obj.player_id)
+    if not played_in(competition_id, player_id):
+        return None
+    return _("%(player)s has played or been penalised in %(competition)s: withdraw them instead.") % {
+        "player": Player.objects.get(pk=player_id),
+        "competition": Competition.objects.get(pk=competition_id),
+    }
+
+
 CHECKS: dict[str, Callable[[Any], Problems]] = {
+    "tournaments.Registration": _registration,
     "tournaments.Competition": _competition,
     "tournaments.Penalty": _penalty,
     "tournaments.SeatingWish": _seating_wish,

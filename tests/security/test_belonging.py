@@ -402,3 +402,20 @@ def test_the_api_creates_no_competition_under_another_club_s_rule_set(world: Wor
     assert response.status_code == 400, response.content
     assert "rule_set" in response.json()
     assert not Competition.objects.filter(slug="borrowed").exists()
+
+
+def test_a_registration_someone_played_under_is_not_moved_to_another_player(world: World) -> None:
+    """Seats and penalties name the registered player: moving the registration would leave them a stranger's."""
+    from tournaments.integrity import removal_problem
+    from tournaments.models import Registration
+
+    registration = Registration.objects.get(competition=world.a, player=world.player(world.a))
+    assert removal_problem(registration) is not None
+    registration.player = world.stranger
+    with pytest.raises(ValidationError) as refused:
+        registration.full_clean()
+    assert "withdraw them instead" in " ".join(refused.value.message_dict["player"])
+    unseated = Registration.objects.create(competition=world.a, player=PlayerFactory())
+    assert removal_problem(unseated) is None
+    unseated.player = world.stranger
+    unseated.full_clean()  # nobody played under it yet: a typo is still fixed

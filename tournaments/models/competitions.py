@@ -189,6 +189,9 @@ class Registration(models.Model):
         from tournaments.locks import refuse_if_locked
 
         refuse_if_locked(self)  # a closed competition takes no more registrations
+        from tournaments.integrity import refuse_mismatch
+
+        refuse_mismatch(self)  # a registration someone played under stays theirs
 
 
 class Round(models.Model):
