@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -10,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from scoring.models import Rating, Standing
-from tournaments import limits
+from tournaments import limits, public_names
 from tournaments.integrity import problems
 from tournaments.models import (
     Club,
@@ -74,6 +75,26 @@ class PlayerDetailSerializer(serializers.ModelSerializer[Player]):
         fields = ["id", "name", "first_name", "last_name", "display_name", "public_name", "federation_id", "club"]
         read_only_fields = ["public_name"]
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The model's rule on public names (``tournaments.public_names``): a display name nobody else shows; a
+        default name another player shows already is made longer."""
+        fields = {k: v for k, v in attrs.items() if k != "club"}
+        candidate = Player(pk=getattr(self.instance, "pk", None), **{**_player_fields(self.instance), **fields})
+        try:
+            candidate.clean()
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from exc
+        if candidate.display_name != (self.instance.display_name if self.instance else ""):
+            attrs["display_name"] = candidate.display_name
+        return attrs
+
+
+def _player_fields(player: Player | None) -> dict[str, Any]:
+    if player is None:
+        return {}
+    names = ("first_name", "last_name", "display_name", "federation_id", "anonymised_at")
+    return {name: getattr(player, name) for name in names}
+
 
 class DisplayNameSerializer(serializers.ModelSerializer[Player]):
     """The one thing players change about themselves: the name public pages show."""
@@ -86,6 +107,14 @@ class DisplayNameSerializer(serializers.ModelSerializer[Player]):
         value = " ".join(value.split())
         if any(not ch.isprintable() for ch in value):
             raise serializers.ValidationError("a name of printable characters")
+        if not value and self.instance is not None:  # back to the default name: a longer one if it is taken
+            default = copy.copy(self.instance)
+            default.display_name = ""
+            return public_names.unambiguous_default(default)
+        if self.instance is not None and public_names.taken(value, self.instance):
+            raise serializers.ValidationError(
+                _("Another player is shown as %(name)s: choose another name.") % {"name": value}
+            )
         return value
 
 

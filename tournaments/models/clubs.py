@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -37,6 +38,25 @@ class Player(models.Model):
     @property
     def name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
+
+    def clean(self) -> None:
+        """Public names are unambiguous (``tournaments.public_names``): a chosen name nobody else shows; without
+        one, the default name, made longer when another player shows it already."""
+        from tournaments import public_names
+
+        super().clean()
+        self.display_name = " ".join(self.display_name.split())
+        if self.anonymised_at is not None:
+            return
+        if self.display_name and public_names.taken(self.display_name, self):
+            raise ValidationError(
+                {
+                    "display_name": _("Another player is shown as %(name)s: choose another name.")
+                    % {"name": self.display_name}
+                }
+            )
+        if not self.display_name and self.first_name:
+            self.display_name = public_names.unambiguous_default(self)
 
     @property
     def public_name(self) -> str:

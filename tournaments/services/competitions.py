@@ -228,6 +228,7 @@ def import_players_csv(competition: Competition, text: str, *, club: Club | None
         raise PlayerImportRejected(sorted(errors))
     with transaction.atomic():
         for player in new:
+            player.clean()  # public names: a player saved just before may show the same default name
             player.save()
             if club is not None:
                 Membership.objects.get_or_create(club=club, player=player)
