@@ -19,7 +19,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from tournaments.models import Competition, Round
+from tournaments.models import Competition, Penalty, Round
 from tournaments.permissions import admin_club_ids, can_manage_competition
 
 
@@ -97,3 +97,11 @@ def rounds_visible_to(user: Any) -> QuerySet[Round]:
     if _managed(user) is None:
         return Round.objects.filter(published)
     return Round.objects.filter(published | Q(competition__in=managed_by(user)))
+
+
+def penalties_visible_to(user: Any) -> QuerySet[Penalty]:
+    """Penalties as the results they are: of a round ``user`` may read (``rounds_visible_to``), or, naming no
+    round, of a competition whose results they may read."""
+    return Penalty.objects.filter(
+        Q(round__isnull=True, competition__in=results_visible_to(user)) | Q(round__in=rounds_visible_to(user))
+    )

@@ -291,9 +291,9 @@ class PenaltyViewSet(
     filterset_fields = ["competition", "player"]
 
     def get_queryset(self) -> QuerySet[Penalty]:
-        # a penalty's round and reason are results: the public pages show only their sum in the standings
-        visible = visibility.results_visible_to(self.request.user)
-        return Penalty.objects.filter(competition__in=visible).order_by("pk")
+        # a penalty's round and reason are results, its round's seating the round page's: the public pages show
+        # only their sum in the standings
+        return visibility.penalties_visible_to(self.request.user).order_by("pk")
 
     def perform_create(self, serializer: Any) -> None:
         data = serializer.validated_data
