@@ -101,6 +101,11 @@ class DealEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.sheet}, deal {self.deal_number} v{self.version}"
 
+    def clean(self) -> None:
+        from tournaments.locks import refuse_if_locked
+
+        refuse_if_locked(self)  # a finalised round's or closed competition's lines stay (the trigger refuses too)
+
 
 class Penalty(models.Model):
     """Points an organiser deducts from a player in a competition (lateness, conduct), outside any deal."""
