@@ -68,7 +68,8 @@ class ApiSchema(AutoSchema):
     401: bad credentials (on any operation); 403: not allowed to write (or to
     read, for a view's ``organiser_reads`` actions); 404:
     no such object; 400: invalid input (writes, list filters); 409/422: an
-    ``Idempotency-Key`` still being processed or used for another request.
+    ``Idempotency-Key`` still being processed or used for another request; 413: a body over its size limit
+    (``REQUEST_BODY_MAX_BYTES``).
     Bodies: ``{"detail": ...}``, ``{"errors": [...]}`` (engine and import
     errors, per line), or DRF's field errors.
     """
@@ -97,6 +98,8 @@ class ApiSchema(AutoSchema):
             codes.append("404")
         if self.method == "POST" and _idempotent(self.view):
             codes += ["409", "422"]
+        if self.method in _UNSAFE:
+            codes.append("413")  # a body over its size limit (config/body_limit.py)
         if getattr(self.view, "throttle_scope", None):
             codes.append("429")  # too many requests from this address
         return codes
