@@ -9,11 +9,13 @@ longer default name when theirs is taken ("Jan Pa.").
 from __future__ import annotations
 
 from collections.abc import Callable
+from io import StringIO
 from typing import Any
 
 import pytest
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
@@ -195,3 +197,16 @@ def test_the_list_pages_read_a_stored_name_without_a_query_per_player(
     with django_assert_num_queries(0):
         names = [p.public_name for p in players]
     assert sorted(names) == ["Jan P.", "Jan Pa."]
+
+
+def test_namesakes_saved_before_the_rule_are_settled_by_a_command_once() -> None:
+    older, newer = (Player.objects.create(first_name="Jan", last_name=last) for last in ("Peeters", "Pauwels"))
+    assert older.public_name == newer.public_name == "Jan P."  # saved without validation, as before the rule
+    call_command("disambiguate_public_names", stdout=StringIO())
+    assert (Player.objects.get(pk=older.pk).public_name, Player.objects.get(pk=newer.pk).public_name) == (
+        "Jan P.",
+        "Jan Pa.",
+    )
+    out = StringIO()
+    call_command("disambiguate_public_names", stdout=out)
+    assert out.getvalue().startswith("0 players")
