@@ -58,8 +58,8 @@ class Range:
 # no object: "no such player", never an overflow.
 ID = Range(1, 2**63 - 1)
 # Points one penalty deducts, and the most all of one player's penalties in one competition may total.
-PENALTY_POINTS = Range(1, 1000)
-PENALTY_TOTAL_MAX = 100_000
+PENALTY_POINTS = Range(1, 10_000)  # as the entry page's penalty form always allowed
+PENALTY_TOTAL_MAX = 1_000_000
 # A round's seating seed: an integer JSON carries exactly (2^53).
 SEED_MAX = 2**53
 SEED = Range(0, SEED_MAX)

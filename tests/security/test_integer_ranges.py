@@ -533,3 +533,38 @@ def test_a_sheet_stops_at_the_most_deals_a_session_may_have(world: dict[str, Any
 
     with pytest.raises(transfer.ImportRejected, match="at most"):  # one line is on the sheet already
         transfer.import_lines(world["sheet"], [{"deal": 2}] * limits.DEAL_NUMBER.high)
+
+
+@pytest.mark.django_db
+def test_the_migration_brings_numbers_stored_past_the_new_ranges_into_them_and_audits_it(world: dict[str, Any]) -> None:
+    """The API took any penalty and the league form 32767 evenings: such rows must not stop the upgrade."""
+    import importlib
+
+    from django.db import connection
+
+    from tournaments.models import AuditEvent
+
+    migration = importlib.import_module("tournaments.migrations.0006_integer_ranges")
+    competition = world["competition"]
+    penalty = Penalty.objects.get(competition=competition)
+    with connection.cursor() as cursor:  # as before the constraints (rolled back with the test)
+        if connection.vendor == "sqlite":
+            cursor.execute("PRAGMA ignore_check_constraints = ON")
+        else:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # no pending foreign-key checks: the table can be altered
+            cursor.execute("ALTER TABLE tournaments_penalty DROP CONSTRAINT penalty_points_range")
+            cursor.execute("ALTER TABLE tournaments_competition DROP CONSTRAINT competition_min_evenings_range")
+        Penalty.objects.filter(pk=penalty.pk).update(points=2**31 - 1)
+        Competition.objects.filter(pk=competition.pk).update(min_evenings=32767)
+        if connection.vendor == "sqlite":
+            cursor.execute("PRAGMA ignore_check_constraints = OFF")
+
+    migration.numbers_into_range(apps, None)
+
+    assert Penalty.objects.get(pk=penalty.pk).points == limits.PENALTY_POINTS.high
+    assert Competition.objects.get(pk=competition.pk).min_evenings == limits.EVENINGS.high
+    audited = AuditEvent.objects.filter(username="migration 0006").order_by("model")
+    assert [(e.model, e.before, e.after) for e in audited] == [
+        ("competition", {"min_evenings": 32767}, {"min_evenings": limits.EVENINGS.high}),
+        ("penalty", {"points": 2**31 - 1}, {"points": limits.PENALTY_POINTS.high}),
+    ]

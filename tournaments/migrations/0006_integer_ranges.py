@@ -17,6 +17,37 @@ def seeds_into_range(apps, schema_editor):
         Round.objects.filter(pk=round_.pk).update(seed=round_.seed % (SEED_MAX + 1))
 
 
+# Columns whose old paths let through numbers past the new ranges (the API took any penalty, the league form
+# 32767 evenings): such a number is brought to the nearest bound, and the audit trail keeps what it was.
+CLAMPED = [
+    ("Penalty", "points", 1, 10_000),
+    ("Competition", "min_evenings", 0, 1000),
+    ("Competition", "best_evenings", 1, 1000),
+]
+
+
+def numbers_into_range(apps, schema_editor):
+    AuditEvent = apps.get_model("tournaments", "AuditEvent")
+    for model_name, field, low, high in CLAMPED:
+        model = apps.get_model("tournaments", model_name)
+        outside = model.objects.filter(models.Q(**{f"{field}__lt": low}) | models.Q(**{f"{field}__gt": high}))
+        for row in outside:
+            old = getattr(row, field)
+            new = min(max(old, low), high)
+            model.objects.filter(pk=row.pk).update(**{field: new})
+            competition_id = row.pk if model_name == "Competition" else getattr(row, "competition_id", None)
+            AuditEvent.objects.create(
+                action="change",
+                model=model_name.lower(),
+                object_id=str(row.pk),
+                competition_id=competition_id,
+                username="migration 0006",
+                before={field: old},
+                after={field: new},
+                note=f"{field} brought into {low}..{high}",
+            )
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -26,6 +57,7 @@ class Migration(migrations.Migration):
 
     operations = around_sqlite_rebuild(
         migrations.RunPython(seeds_into_range, migrations.RunPython.noop),
+        migrations.RunPython(numbers_into_range, migrations.RunPython.noop),
         migrations.AlterField(
             model_name='competition',
             name='best_evenings',
@@ -59,7 +91,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='penalty',
             name='points',
-            field=models.PositiveIntegerField(validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(1000)], verbose_name='points deducted'),
+            field=models.PositiveIntegerField(validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(10000)], verbose_name='points deducted'),
         ),
         migrations.AlterField(
             model_name='round',
@@ -108,7 +140,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='penalty',
-            constraint=models.CheckConstraint(condition=models.Q(('points__gte', 1), ('points__lte', 1000)), name='penalty_points_range'),
+            constraint=models.CheckConstraint(condition=models.Q(('points__gte', 1), ('points__lte', 10000)), name='penalty_points_range'),
         ),
         migrations.AddConstraint(
             model_name='round',
