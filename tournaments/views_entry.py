@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, wraps
 from typing import Any
 
 from django.contrib import messages
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.untrusted import whole_number
-from tournaments import selectors, selectors_entry
+from tournaments import devices, selectors, selectors_entry
 from tournaments.contract_names import needed_fields
 from tournaments.forms import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
 from tournaments.models import AuditEvent, Competition, Round, ScoreSheet
@@ -25,7 +26,7 @@ from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected, ServiceError, StaleVersion
 from tournaments.services.penalties import give_penalty
 from tournaments.services.preview import DealPreview, preview_deal
-from tournaments.services.sheets import confirm_sheet, entered_current_lines, reject_sheet, session_mark
+from tournaments.services.sheets import confirm_refusal, confirm_sheet, entered_current_lines, reject_sheet
 
 EntryForm = type[DealLineForm] | type[ZwickenLineForm]
 
@@ -60,6 +61,7 @@ def _open_with_code(request: HttpRequest, slug: str, round_number: int, table_nu
     if sheet is None or not table_code_opens(sheet, code):
         raise PermissionDenied(_("This table code does not open this score sheet."))
     request.session.cycle_key()  # a new right, a new session id (no fixation)
+    devices.device_of(request)  # the device's identity from its first use of the code on
     request.session[TABLE_CODES] = {**request.session.get(TABLE_CODES, {}), str(sheet.pk): sheet.captain_code}
     return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
 
@@ -99,14 +101,20 @@ def _entry_access(request: HttpRequest, slug: str, round_number: int, table_numb
     return EntryAccess(sheet, competition, manages, captain and not manages)
 
 
-def _entered_in(request: HttpRequest, *, create: bool = True) -> str:
-    """The table's browser session as a mark, when nobody is signed in (a captain's phone); ``create`` gives a
-    session that has none yet its key (a page only reading the mark does not need one)."""
-    if request.user.is_authenticated:
-        return ""
-    if create and request.session.session_key is None:
-        request.session.save()
-    return session_mark(request.session.session_key)
+def _entered_in(request: HttpRequest) -> str:
+    """This browser's device mark (``tournaments.devices``), signed in or not: whoever enters lines from it
+    cannot confirm the sheet from it."""
+    return devices.device_of(request).mark
+
+
+def _with_device(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The answer hands the browser its device token (a cookie) when the view gave it one."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return devices.remember(request, view(request, *args, **kwargs))
+
+    return wrapped
 
 
 def _form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLineForm | ZwickenLineForm:
@@ -114,6 +122,7 @@ def _form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLineForm 
     return line_form_class(access.competition.game)(data, seats=access.seats, ladder=rules.ladder, **kwargs)
 
 
+@_with_device
 def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
     code = request.GET.get("code")
     if code is not None:
@@ -187,6 +196,7 @@ def _page(
 
 
 @require_POST
+@_with_device
 def entry_preview(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
     """The line as typed so far, settled by the engine but not stored: points, totals, errors, later changes."""
     access = _entry_access(request, slug, round_number, table_number)
@@ -244,17 +254,21 @@ class ReviewState:
     may_review: bool  # may confirm or reject now
     entered_by_me: bool  # entered a current line: someone else must confirm
     last: AuditEvent | None  # the latest confirmation or rejection, with its reason
+    confirm_refusal: str | None = None  # why this visitor may not confirm (they may still reject)
 
 
 def _review_state(request: HttpRequest, access: EntryAccess) -> ReviewState:
     sheet = access.sheet
-    mine = entered_current_lines(sheet, by=request.user, entered_in=_entered_in(request, create=False))
+    entered_in = _entered_in(request)
+    mine = entered_current_lines(sheet, by=request.user, entered_in=entered_in)
     last = selectors_entry.sheet_reviews(sheet).last()
     reviewable = sheet.state in (ScoreSheet.State.ENTERED, ScoreSheet.State.CONFIRMED)
-    return ReviewState(sheet.state, reviewable and not mine, mine, last)
+    refusal = confirm_refusal(sheet, by=request.user, entered_in=entered_in) if reviewable else None
+    return ReviewState(sheet.state, reviewable and not mine, mine, last, refusal)
 
 
 @require_POST
+@_with_device
 def review_sheet(request: HttpRequest, slug: str, round_number: int, table_number: int, verdict: str) -> HttpResponse:
     """Confirm (``verdict`` "confirm") or reject with a reason ("reject") the sheet, as its second pair of eyes."""
     access = _entry_access(request, slug, round_number, table_number)

@@ -13,11 +13,11 @@ from scoring.models import Standing
 from tests.factories import CompetitionFactory, PlayerFactory, RuleSetFactory, UserFactory
 from tests.roles import Roles, make_roles
 from tests.tournaments.test_pages import page
+from tournaments.devices import COOKIE, KNOWN, digest
 from tournaments.models import AuditEvent, DealEntry, Penalty, ScoreSheet
 from tournaments.services.competitions import register_players
 from tournaments.services.entry import record_deal
 from tournaments.services.rounds import create_round, publish_round
-from tournaments.services.sheets import session_mark
 
 pytestmark = pytest.mark.django_db
 
@@ -158,7 +158,7 @@ def at_the_table(sheet: ScoreSheet) -> Client:
 
 def test_the_table_that_entered_cannot_confirm_but_an_opponent_with_the_code_can(sheet: ScoreSheet) -> None:
     scorer, opponent = at_the_table(sheet), at_the_table(sheet)
-    complete(sheet, entered_in=session_mark(scorer.session.session_key))
+    complete(sheet, entered_in=KNOWN + digest(scorer.cookies[COOKIE].value))  # the scorer's phone, as a device
     sheet.refresh_from_db()
     assert sheet.state == ScoreSheet.State.ENTERED
     assert "confirm-sheet" not in scorer.get(url(sheet)).content.decode()  # the page offers no button…

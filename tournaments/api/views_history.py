@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import limits, visibility
+from tournaments import devices, limits, visibility
 from tournaments import permissions as rules
 from tournaments.api.errors import ApiSchema, errors_response
 from tournaments.api.serializers import DealEntrySerializer
@@ -50,6 +50,7 @@ class RestoreVersionView(APIView):
                 body.validated_data["version"],
                 by=request.user,
                 expected_version=body.validated_data.get("expected_version"),
+                entered_in=devices.device_of(request).mark,
             )
         except StaleVersion as exc:
             current = DealEntrySerializer(exc.current).data if exc.current is not None else None

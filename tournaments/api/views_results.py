@@ -17,8 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring.models import Rating
+from tournaments import devices, visibility
 from tournaments import permissions as rules
-from tournaments import visibility
 from tournaments.api.errors import FMT, ApiSchema, csv_response, errors_response
 from tournaments.api.idempotency import HEADER, scoped_key
 from tournaments.api.parsers import CSVTextParser, StrictJSONParser
@@ -42,6 +42,11 @@ from tournaments.services.transfer import (
 TABLE_CODE = "X-Table-Code"
 # One instance, its fields built once: building a ModelSerializer's fields costs 40 times rendering a line.
 _ENTRY = DealEntrySerializer()
+
+
+def _device(request: Request) -> str:
+    """The writing device's mark for its lines (``tournaments.devices``): who entered may not confirm."""
+    return devices.device_of(request).mark
 
 
 def entry_data(entry: DealEntry) -> dict[str, Any]:
@@ -98,6 +103,10 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             raise PermissionDenied("Only the competition's organisers, or the table with its code, enter this sheet.")
         return sheet
 
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        """A write hands the client its device token (``X-Device``, and a cookie): send it back with every line."""
+        return devices.remember(request, super().finalize_response(request, response, *args, **kwargs))
+
     @extend_schema(
         request=OpenApiTypes.OBJECT,
         responses={201: DealEntrySerializer, 200: DealEntrySerializer, 409: DealEntrySerializer},
@@ -111,11 +120,13 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
         key = request.headers.get(HEADER)
         scoped = scoped_key(request, key) if key else None
         try:
-            result = record_deal(sheet, request.data, by=request.user, idempotency_key=scoped, source="api")
-        except EntryRejected as exc:
-            return errors_response((None, e) for e in exc.errors)
+            result = record_deal(
+                sheet, request.data, by=request.user, idempotency_key=scoped, source="api", entered_in=_device(request)
+            )
         except StaleVersion as exc:  # that deal is already on the sheet: a POST only adds
             return Response(entry_data(exc.current), status=status.HTTP_409_CONFLICT)
+        except EntryRejected as exc:
+            return errors_response((None, e) for e in exc.errors)
         code = status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
         return Response(entry_data(result.entry), status=code)
 
@@ -135,7 +146,12 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             raise ValidationError({"line": f"the line's deal must be {deal}, the deal in the address"})
         try:
             result = record_deal(
-                sheet, line, by=request.user, source="api", expected_version=body.validated_data["version"]
+                sheet,
+                line,
+                by=request.user,
+                source="api",
+                expected_version=body.validated_data["version"],
+                entered_in=_device(request),
             )
         except StaleVersion as exc:
             current = entry_data(exc.current) if exc.current is not None else {"version": 0}
@@ -178,7 +194,7 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             else:
                 data = request.data
                 lines = data.get("lines") if isinstance(data, dict) else data
-            entries = import_lines(sheet, lines, by=request.user)
+            entries = import_lines(sheet, lines, by=request.user, entered_in=_device(request))
         except ImportRejected as exc:
             return errors_response(exc.errors, omitted=exc.omitted)
         return Response(DealEntrySerializer(entries, many=True).data, status=status.HTTP_201_CREATED)

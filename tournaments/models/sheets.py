@@ -74,8 +74,8 @@ class DealEntry(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # Who entered it with the table's code, signed in as nobody: a mark of their browser session (a hash), so the
-    # same person cannot also confirm the sheet. Empty for signed-in users (``created_by``) and the API.
+    # The device that sent it (``tournaments.devices``: a hash of its token, ``dev:`` known or ``one:`` one-off), on
+    # every path, so that the same person cannot also confirm the sheet. Empty: entered before devices had marks.
     entered_in = models.CharField(max_length=32, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -19,6 +19,7 @@ import games
 from games.errors import FieldError, InvalidLine, InvalidSheet
 from scoring.services import request_standings
 from tournaments import limits
+from tournaments.devices import KNOWN, marks_of
 from tournaments.models import AuditEvent, Competition, DealEntry, ScoreSheet, Seat, SeatResult
 from tournaments.services import audit
 from tournaments.services.errors import EntryRejected, StaleVersion
@@ -94,6 +95,8 @@ def _record(
     lines, existing = _current_lines(sheet, key, line)
     if existing is not None:
         return EntryResult(existing, created=False)
+    if entered_in.startswith(KNOWN):  # the device sent its token back: its one-off lines are its own
+        sheet.entries.filter(entered_in__in=marks_of(entered_in) - {entered_in}).update(entered_in=entered_in)
     # A competition closed meanwhile is refused by the database's trigger on the insert below.
     if sheet.table.round.competition.closed_at is not None:
         raise EntryRejected([FieldError("season_closed", "", "this competition is closed: it takes no more lines")])
@@ -131,7 +134,11 @@ def _record(
         entry = _new_version(current[0], line, results[0], source, key, user, entered_in)
         for old, settled in zip(current[1:], results[1:], strict=True):
             if list(settled.points) != old.points or settled.multiplier != old.multiplier:
-                resettled.append(_new_version(old, old.line, settled, DealEntry.Source.RESETTLE, None, user))
+                # still the line its enterer typed: their marks stay (a confirmation is by someone else)
+                again = _new_version(
+                    old, old.line, settled, DealEntry.Source.RESETTLE, None, old.created_by, old.entered_in
+                )
+                resettled.append(again)
                 superseded.append(old)
     else:
         if len(lines) >= limits.DEAL_NUMBER.high:  # an open-ended Zwicken session stops somewhere

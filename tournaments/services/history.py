@@ -10,7 +10,13 @@ from tournaments.services.errors import ServiceError
 
 
 def restore_version(
-    sheet: ScoreSheet, deal: int, version: int, *, by: Any = None, expected_version: int | None = None
+    sheet: ScoreSheet,
+    deal: int,
+    version: int,
+    *,
+    by: Any = None,
+    expected_version: int | None = None,
+    entered_in: str = "",
 ) -> EntryResult:
     """Make ``version`` of ``deal`` current again: a correction with its line, stored (and audited) as a new
     version, so the history only ever grows. ``expected_version`` guards against someone else's change."""
@@ -23,5 +29,10 @@ def restore_version(
     if expected_version is None:  # restoring names the deal to replace: it corrects the version current now
         expected_version = current.version if current is not None else 0
     return record_deal(
-        sheet, {**old.line, "deal": deal}, by=by, source=DealEntry.Source.RESTORE, expected_version=expected_version
+        sheet,
+        {**old.line, "deal": deal},
+        by=by,
+        source=DealEntry.Source.RESTORE,
+        expected_version=expected_version,
+        entered_in=entered_in,  # the restoring device: it may not confirm the sheet either
     )

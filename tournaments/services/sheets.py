@@ -2,41 +2,64 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from tournaments.models import AuditEvent, ScoreSheet
+from tournaments import devices
+from tournaments.models import AuditEvent, DealEntry, ScoreSheet
 from tournaments.services import audit
 from tournaments.services.errors import ServiceError
 from tournaments.services.rounds import note_entry, refresh_completion
 from tournaments.text_limits import checked_reason
 
 
-def session_mark(session_key: str | None) -> str:
-    """A browser session as a line's ``entered_in``: a hash, so the stored mark opens no session."""
-    if not session_key:
-        return ""
-    return hashlib.sha256(f"entered-in:{session_key}".encode()).hexdigest()[:32]
-
-
 def entered_current_lines(sheet: ScoreSheet, *, by: Any, entered_in: str) -> bool:
-    """Whether this person entered one of the sheet's current lines: a signed-in ``by``, else the browser
-    session marked ``entered_in`` (such a person may not confirm the sheet)."""
-    current = sheet.entries.filter(is_current=True)
+    """Whether this person entered one of the sheet's current lines: as the signed-in ``by``, or from the device
+    marked ``entered_in`` (``tournaments.devices``), signed in or not. Such a person may not confirm the sheet."""
+    mine = Q(entered_in__in=devices.marks_of(entered_in)) if entered_in else Q(pk__in=[])
     if getattr(by, "is_authenticated", False):
-        return current.filter(created_by=by).exists()
-    return bool(entered_in) and current.filter(entered_in=entered_in).exists()
+        mine |= Q(created_by=by)
+    return sheet.entries.filter(mine, is_current=True).exists()
+
+
+def entered_by_unknown_devices(sheet: ScoreSheet) -> bool:
+    """Whether a current line came from a device that cannot be told apart from any other (it sent no device
+    token back, or was entered before there were any): that device may be the one confirming with the code,
+    even if an account sent the line (an organiser holds the codes too). Demo data has no device."""
+    unknown = Q(entered_in="") | Q(entered_in__startswith=devices.ONE_OFF)
+    return sheet.entries.filter(unknown, is_current=True).exclude(source=DealEntry.Source.DEMO).exists()
+
+
+def confirm_refusal(sheet: ScoreSheet, *, by: Any, entered_in: str) -> str | None:
+    """Why this person may not confirm ``sheet`` (``None``: they may), on every path alike.
+
+    The rule: someone other than whoever entered the current lines. A signed-in person who entered none of them,
+    from no device that entered one, may. A code holder may if their device entered none of them and every
+    current line came from a known device: a line from an unknown device may be their own.
+    """
+    if entered_current_lines(sheet, by=by, entered_in=entered_in):
+        return _("you entered lines of this sheet: someone else must confirm it")
+    if getattr(by, "is_authenticated", False):
+        return None
+    if not entered_in:
+        return _("sign in, or open the sheet with the table's code, to confirm it")
+    if entered_by_unknown_devices(sheet):
+        return _(
+            "some lines of this sheet came from a device that did not identify itself (it may be yours): "
+            "an organiser must confirm it"
+        )
+    return None
 
 
 @transaction.atomic
 def confirm_sheet(sheet: ScoreSheet, *, by: Any, entered_in: str = "") -> ScoreSheet:
     """Confirm a fully entered sheet: a second person, never one who entered one of its current lines.
 
-    ``by``: a signed-in user (an administrator, an organiser); or, with the table's code, nobody signed in and
-    ``entered_in`` the confirming browser's ``session_mark``, which must not have entered a current line.
+    ``by``: a signed-in user (an administrator, an organiser), or nobody (a code holder); ``entered_in``: the
+    confirming device's mark (``tournaments.devices``). The rule is ``confirm_refusal``'s.
     """
     sheet = _locked(sheet)
     if sheet.state != ScoreSheet.State.ENTERED:
@@ -44,10 +67,9 @@ def confirm_sheet(sheet: ScoreSheet, *, by: Any, entered_in: str = "") -> ScoreS
             _("only an entered sheet can be confirmed; this one is %(state)s")
             % {"state": sheet.get_state_display().lower()}
         )
-    if not getattr(by, "is_authenticated", False) and not entered_in:
-        raise ServiceError(_("sign in, or open the sheet with the table's code, to confirm it"))
-    if entered_current_lines(sheet, by=by, entered_in=entered_in):
-        raise ServiceError(_("you entered lines of this sheet: someone else must confirm it"))
+    refusal = confirm_refusal(sheet, by=by, entered_in=entered_in)
+    if refusal is not None:
+        raise ServiceError(refusal)
     sheet.state = ScoreSheet.State.CONFIRMED
     sheet.save(update_fields=["state", "updated_at"])
     _review(sheet, AuditEvent.Action.CONFIRM, by, "")

@@ -180,8 +180,9 @@ def _parse_cell(key: str, text: str) -> Any:
     return text
 
 
-def import_lines(sheet: ScoreSheet, lines: list[Any], *, by: Any = None) -> list[DealEntry]:
-    """Append ``lines`` after the sheet's current ones: every row is checked first, then all are stored."""
+def import_lines(sheet: ScoreSheet, lines: list[Any], *, by: Any = None, entered_in: str = "") -> list[DealEntry]:
+    """Append ``lines`` after the sheet's current ones: every row is checked first, then all are stored.
+    ``entered_in``: the importing device's mark, as for a line entered (``tournaments.devices``)."""
     if not isinstance(lines, list) or not lines:
         raise ImportRejected([(None, FieldError("missing_field", "lines", "nothing to import: give a list of lines"))])
     existing = current_lines(sheet)
@@ -194,7 +195,10 @@ def import_lines(sheet: ScoreSheet, lines: list[Any], *, by: Any = None) -> list
         raise ImportRejected(_rows(exc, len(existing))) from exc
     try:
         with transaction.atomic():
-            return [record_deal(sheet, line, by=by, source=DealEntry.Source.IMPORT).entry for line in lines]
+            return [
+                record_deal(sheet, line, by=by, source=DealEntry.Source.IMPORT, entered_in=entered_in).entry
+                for line in lines
+            ]
     except EntryRejected as exc:  # the sheet takes no lines (a draft or finalised round, a final sheet)
         raise ImportRejected([(None, e) for e in exc.errors]) from exc
     except StaleVersion as exc:  # someone added a deal meanwhile: an import only appends, it never overwrites
