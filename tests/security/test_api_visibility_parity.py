@@ -294,3 +294,22 @@ def test_every_api_get_route_is_classified() -> None:
     stale = (set(ROUTES) | set(NO_COMPETITION_DATA)) - routes
     assert not stale, f"classified routes the URL conf no longer has: {sorted(stale)}"
     assert not set(ROUTES) & set(NO_COMPETITION_DATA)
+
+
+# a table reads its own sheet with its code, as its entry page shows it: a published round, whatever the visibility
+TABLE_READS = [(v, s) for v in VISIBILITIES for s in ("draft", "in_play")]
+
+
+@pytest.mark.parametrize(("visibility", "status"), TABLE_READS, ids=["-".join(cell) for cell in TABLE_READS])
+def test_a_table_reads_its_own_sheet_with_its_code_as_its_entry_page_shows_it(visibility: str, status: str) -> None:
+    world = build_world(visibility, status)
+    entry = reverse("sheet-entry", args=[world.competition.slug, world.round.number, world.sheet.table.number])
+    entry_page = Client().get(entry, {"code": world.sheet.captain_code}, follow=True)
+    table, stranger = APIClient(), APIClient()
+    table.credentials(HTTP_X_TABLE_CODE=world.sheet.captain_code)
+    stranger.credentials(HTTP_X_TABLE_CODE="not-the-code")
+    for path in (f"/sheets/{world.sheet.pk}/", f"/sheets/{world.sheet.pk}/export/"):
+        assert (table.get(API + path).status_code == 200) == (entry_page.status_code == 200), path
+        shown_to_all = APIClient().get(API + path).status_code == 200
+        assert (stranger.get(API + path).status_code == 200) == shown_to_all, path
+    assert (entry_page.status_code == 200) == (status != "draft")

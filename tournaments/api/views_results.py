@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
@@ -29,7 +29,7 @@ from tournaments.api.serializers import (
     ScoreSheetSerializer,
 )
 from tournaments.api.views_setup import Base
-from tournaments.models import DealEntry, ScoreSheet
+from tournaments.models import DealEntry, Round, ScoreSheet
 from tournaments.services.entry import record_deal
 from tournaments.services.errors import EntryRejected, StaleVersion
 from tournaments.services.transfer import (
@@ -85,6 +85,21 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             .prefetch_related("entries")
             .order_by("pk")
         )
+
+    def get_object(self) -> ScoreSheet:
+        """The sheet as its page shows it; or, with its table code, a table's own sheet as the entry page shows it
+        (a published round, whatever the competition's visibility): the table reads the lines it is entering."""
+        try:
+            return super().get_object()
+        except Http404:
+            code = self.request.headers.get(TABLE_CODE)
+            if not code:
+                raise
+        sheets = ScoreSheet.objects.select_related("table__round__competition").prefetch_related("entries")
+        sheet = get_object_or_404(sheets.exclude(table__round__status=Round.Status.DRAFT), pk=self.kwargs["pk"])
+        if not rules.table_code_opens(sheet, code):
+            raise Http404
+        return sheet
 
     def _writable(self, request: Request, pk: str | None, *, slim: bool = False) -> ScoreSheet:
         """The sheet, if this request may write it; ``slim`` when the caller needs no more than its id.
