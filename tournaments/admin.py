@@ -18,6 +18,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
+from tournaments.integrity import removal_problem
 from tournaments.locks import delete_reason, lock_reason
 from tournaments.models import (
     AuditEvent,
@@ -214,8 +215,19 @@ class RuleSetAdmin(ClubScopedAdmin):
     search_fields = ["name", "preset"]
 
 
+class KeepPlayedRegistrations(forms.BaseInlineFormSet):
+    """A registration someone played under (seats, penalties) is not deleted among a competition's rows."""
+
+    def clean(self) -> None:
+        super().clean()
+        for form in self.deleted_forms:
+            if form.instance.pk is not None and (problem := removal_problem(form.instance)) is not None:
+                raise ValidationError(problem)
+
+
 class RegistrationInline(ScopedInline):
     model = Registration
+    formset = KeepPlayedRegistrations
     extra = 0
     autocomplete_fields = ["player"]
 
@@ -423,3 +435,9 @@ class RegistrationAdmin(ClubScopedAdmin):
     club_path = "competition__club"
     list_display = ["competition", "player", "registered_at"]
     list_filter = [("competition", admin.RelatedOnlyFieldListFilter)]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Seats and penalties name a registration's player: it stays (withdraw the player instead)."""
+        if obj is not None and removal_problem(obj) is not None:
+            return False
+        return super().has_delete_permission(request, obj)

@@ -419,3 +419,36 @@ def test_a_registration_someone_played_under_is_not_moved_to_another_player(worl
     assert removal_problem(unseated) is None
     unseated.player = world.stranger
     unseated.full_clean()  # nobody played under it yet: a typo is still fixed
+
+
+def test_the_admin_keeps_a_registration_someone_played_under(world: World, client: Any) -> None:
+    from tournaments.models import Registration
+
+    registration = Registration.objects.get(competition=world.a, player=world.player(world.a))
+    client.force_login(world.superuser)
+    response = client.post(f"/admin/tournaments/registration/{registration.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 403
+    assert Registration.objects.filter(pk=registration.pk).exists()
+    unseated = Registration.objects.create(competition=world.a, player=PlayerFactory())
+    response = client.post(f"/admin/tournaments/registration/{unseated.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert not Registration.objects.filter(pk=unseated.pk).exists()
+
+
+def test_the_competition_admin_keeps_a_registration_someone_played_under_among_its_rows(world: World) -> None:
+    from tournaments.admin import RegistrationInline
+
+    request = RequestFactory().post("/admin/")
+    request.user = world.superuser
+    inline = RegistrationInline(Competition, admin.site)
+    formset_class = inline.get_formset(request, world.a)
+    rows = list(world.a.registrations.order_by("pk"))
+    prefix = formset_class.get_default_prefix()
+    data = {f"{prefix}-TOTAL_FORMS": len(rows), f"{prefix}-INITIAL_FORMS": len(rows)}
+    for i, row in enumerate(rows):
+        data.update({f"{prefix}-{i}-id": row.pk, f"{prefix}-{i}-competition": world.a.pk})
+        data[f"{prefix}-{i}-player"] = row.player_id
+    data[f"{prefix}-0-DELETE"] = "on"
+    formset = formset_class(data=data, instance=world.a, prefix=prefix)
+    assert not formset.is_valid()
+    assert "withdraw them instead" in " ".join(formset.non_form_errors())
