@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.urls import reverse
+from django.urls import URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory, seated_competition
@@ -247,3 +247,18 @@ def test_a_sheet_of_lines_from_unidentified_devices_tells_the_code_holder_why(wo
     api_with_code_no_device(world)
     shown = browser_with_code(world).get(world.url()).content.decode()
     assert "confirm-sheet" not in shown and "did not identify itself" in shown
+
+
+def _route_names(resolver: Any = None) -> set[str]:
+    names: set[str] = set()
+    for pattern in (resolver or get_resolver()).url_patterns:
+        if isinstance(pattern, URLResolver):
+            names |= _route_names(pattern)
+        elif pattern.name:
+            names.add(pattern.name)
+    return names
+
+
+def test_the_page_is_the_only_route_that_confirms_a_sheet() -> None:
+    """No API endpoint confirms (the service's rule would hold there too): a new one must join CONFIRM_PATHS."""
+    assert {name for name in _route_names() if "confirm" in name.lower()} == {"sheet-confirm"}
