@@ -134,3 +134,13 @@ def refuse_if_locked(obj: Model) -> None:
     reason = lock_reason(obj)
     if reason is not None:
         raise ValidationError(reason)
+
+
+def refuse_locked_write(obj: Model) -> None:
+    """For services that write without ``full_clean`` (a sheet confirmed or rejected, a player withdrawn):
+    ``ServiceError`` with the lock's reason when ``obj`` is under a closed competition or a finalised round."""
+    from tournaments.services.errors import ServiceError
+
+    reason = delete_reason(obj)
+    if reason is not None:
+        raise ServiceError(reason)

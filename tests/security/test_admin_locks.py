@@ -234,3 +234,32 @@ def test_a_penalty_in_a_closed_competition_is_a_form_error_not_a_500(client: Cli
     assert response.status_code == 200
     assert "is closed" in " ".join(response.context["adminform"].form.non_field_errors())
     assert Penalty.objects.count() == before
+
+
+# -- the services that write without full_clean meet the same locks ------------------------------------------------
+
+
+@pytest.mark.parametrize("lock", LOCKS)
+def test_a_locked_sheet_is_neither_confirmed_nor_rejected(world: World, lock: str) -> None:
+    from tournaments.services.errors import ServiceError
+    from tournaments.services.sheets import confirm_sheet, reject_sheet
+
+    sheet = world.b.of(ScoreSheet)
+    ScoreSheet.objects.filter(pk=sheet.pk).update(state=ScoreSheet.State.ENTERED)
+    _lock(world, lock)
+    with pytest.raises(ServiceError, match=r"is closed|is finalised"):
+        confirm_sheet(sheet, by=world.superuser)
+    with pytest.raises(ServiceError, match=r"is closed|is finalised"):
+        reject_sheet(sheet, by=world.superuser, reason="wrong")
+    assert ScoreSheet.objects.get(pk=sheet.pk).state == ScoreSheet.State.ENTERED
+
+
+def test_a_closed_competition_withdraws_nobody(world: World) -> None:
+    from tournaments.services.errors import ServiceError
+    from tournaments.services.rounds import withdraw_player
+
+    _lock(world, "closed")
+    registration = world.b.of(Registration)
+    with pytest.raises(ServiceError, match="is closed"):
+        withdraw_player(world.b.competition, registration.player_id, by=world.superuser, reason="ill")
+    assert Registration.objects.get(pk=registration.pk).withdrawn_at is None

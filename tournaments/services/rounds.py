@@ -237,6 +237,7 @@ def reseat_round(round_: Round, *, players: Sequence[int], by: Any = None, reaso
 def withdraw_player(competition: Competition, player_id: int, *, by: Any = None, reason: str = "") -> list[Round]:
     """Stop seating a player from now on, and re-seat the rounds not yet in play; results stay."""
     reason = checked_reason(reason)
+    refuse_if_closed(Competition.objects.select_for_update().get(pk=competition.pk), "withdraw a player")
     updated = Registration.objects.filter(
         competition=competition, player_id=player_id, withdrawn_at__isnull=True
     ).update(withdrawn_at=timezone.now())

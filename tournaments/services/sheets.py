@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tournaments import devices
+from tournaments.locks import refuse_locked_write
 from tournaments.models import AuditEvent, DealEntry, ScoreSheet
 from tournaments.services import audit
 from tournaments.services.errors import ServiceError
@@ -62,6 +63,7 @@ def confirm_sheet(sheet: ScoreSheet, *, by: Any, entered_in: str = "") -> ScoreS
     confirming device's mark (``tournaments.devices``). The rule is ``confirm_refusal``'s.
     """
     sheet = _locked(sheet)
+    refuse_locked_write(sheet)  # a closed competition's or finalised round's sheets stay as they are
     if sheet.state != ScoreSheet.State.ENTERED:
         raise ServiceError(
             _("only an entered sheet can be confirmed; this one is %(state)s")
@@ -84,6 +86,7 @@ def reject_sheet(sheet: ScoreSheet, *, by: Any, reason: str, entered_in: str = "
     if not reason:
         raise ServiceError(_("say why the sheet is rejected"))
     sheet = _locked(sheet)
+    refuse_locked_write(sheet)  # a closed competition's or finalised round's sheets stay as they are
     if sheet.state not in (ScoreSheet.State.ENTERED, ScoreSheet.State.CONFIRMED):
         raise ServiceError(
             _("only an entered or confirmed sheet can be rejected; this one is %(state)s")
