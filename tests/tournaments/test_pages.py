@@ -268,7 +268,7 @@ def test_the_sheet_page_shows_each_line_with_points_per_seat_and_running_totals(
 def test_the_sheet_page_keeps_the_history_of_a_corrected_line(client: Client, sheet: ScoreSheet) -> None:
     record_deal(sheet, ALLEEN_6)
     record_deal(sheet, VRAAG_9)
-    record_deal(sheet, {**ALLEEN_6, "declarers": [1], "tricks": 5})  # alleen made exactly: 6 / -2 each
+    record_deal(sheet, {**ALLEEN_6, "declarers": [1], "tricks": 5}, expected_version=1)  # made exactly: 6 / -2 each
 
     doc = page(client.get(sheet_url(sheet)))
 
@@ -383,7 +383,9 @@ def test_a_correction_is_prefilled_and_saved_as_version_2(client: Client, sheet:
     assert value_of(form, "tricks") == "6"
 
     corrected = {**ALLEEN_6, "tricks": 4}  # one under: 4 per opponent -> -12 / +4 each
-    assert client.post(url, entry_form(corrected, "fix-1")).status_code == 302
+    # the form carries the version it was opened on: without it, the deal already there is not replaced
+    assert client.post(url, entry_form(corrected, "fix-0")).status_code == 200
+    assert client.post(url, {**entry_form(corrected, "fix-1"), "version": value_of(form, "version")}).status_code == 302
 
     current = DealEntry.objects.get(sheet=sheet, deal_number=1, is_current=True)
     assert (current.version, current.points) == (2, [4, 4, -12, 4])

@@ -35,7 +35,7 @@ def test_a_correction_updates_the_seat_results() -> None:
     for line in random_session(find("flemish"), random.Random(4), 4, 16):
         record_deal(sheet, line)
     first = sheet.entries.get(deal_number=1, is_current=True).line
-    record_deal(sheet, {"deal": 1, "dealer": first["dealer"], "contract": "pass"})
+    record_deal(sheet, {"deal": 1, "dealer": first["dealer"], "contract": "pass"}, expected_version=1)
     totals = [0, 0, 0, 0]
     for entry in sheet.entries.filter(is_current=True):
         totals = [a + b for a, b in zip(totals, entry.points, strict=True)]
