@@ -147,6 +147,8 @@ class ClubScopedAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if obj is not None and delete_reason(obj) is not None:
             return False
+        if obj is not None and not may_reference(request.user, obj):
+            return False  # another club's row a deletion would cascade into (a shared player's other membership)
         return super().has_delete_permission(request, obj)
 
 

@@ -243,3 +243,18 @@ def test_autocomplete_lists_only_the_administrators_clubs_objects(
     assert response.status_code == 200
     ids = {int(r["id"]) for r in json.loads(response.content)["results"]}
     assert world.a.of(related).pk not in ids
+
+
+def test_deleting_a_shared_player_does_not_take_club_a_s_membership_with_it(client: Client, world: World) -> None:
+    shared = world.b.of(Player)
+    Membership.objects.create(club=world.a.club, player=Player.objects.get(pk=shared.pk))
+    Registration.objects.filter(player=shared).delete()
+    Penalty.objects.filter(player=shared).delete()
+    client.force_login(world.b.admin)
+    if shared.seats.exists():
+        shared = Player.objects.create(first_name="Shared", last_name="Member")
+        Membership.objects.create(club=world.b.club, player=shared)
+        Membership.objects.create(club=world.a.club, player=shared)
+    response = client.post(f"/admin/tournaments/player/{shared.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 403
+    assert Membership.objects.filter(club=world.a.club, player=shared).exists()
