@@ -141,6 +141,7 @@ def test_the_admin_refuses_what_a_lock_keeps(
         assert _refused(response), response.status_code
         assert model._default_manager.count() == count
     elif action == "change":
+        assert client.get(_url(model, "change", obj.pk)).status_code == 200  # shown (read-only), not a 500
         data = _post_data(world, model, obj, change=True)
         if model is Competition:
             data["deals_per_session"] = "24"  # a closed competition keeps its session length
