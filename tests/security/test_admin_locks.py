@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.contrib.admin.sites import site
 from django.core.exceptions import ValidationError
+from django.db import DatabaseError, transaction
 from django.db.models import Model
 from django.test import Client
 from django.urls import reverse
@@ -264,3 +265,33 @@ def test_a_closed_competition_withdraws_nobody(world: World) -> None:
     with pytest.raises(ServiceError, match="is closed"):
         withdraw_player(world.b.competition, registration.player_id, by=world.superuser, reason="ill")
     assert Registration.objects.get(pk=registration.pk).withdrawn_at is None
+
+
+# -- the database refuses too, whatever the path -------------------------------------------------------------------
+
+
+def test_the_database_refuses_a_registration_in_a_closed_competition(world: World) -> None:
+    _lock(world, "closed")
+    newcomer = Player.objects.create(first_name="New", last_name="Comer")
+    with pytest.raises(DatabaseError), transaction.atomic():
+        Registration.objects.create(competition=world.b.competition, player=newcomer)
+    assert not Registration.objects.filter(player=newcomer).exists()
+
+
+@pytest.mark.parametrize("lock", LOCKS)
+def test_the_database_refuses_to_change_or_add_a_seat_under_a_lock(world: World, lock: str) -> None:
+    seat = world.b.of(Seat)
+    other = world.b.of(Player)
+    _lock(world, lock)
+    with pytest.raises(DatabaseError), transaction.atomic():
+        Seat.objects.filter(pk=seat.pk).update(player=Player.objects.create(first_name="Ringer", last_name="X"))
+    with pytest.raises(DatabaseError), transaction.atomic():
+        Seat.objects.create(table=seat.table, round_id=seat.round_id, position=4, player=other)
+    assert Seat.objects.get(pk=seat.pk).player_id == seat.player_id
+
+
+def test_the_database_still_takes_seats_of_an_open_round(world: World) -> None:
+    seat = world.b.of(Seat)
+    newcomer = Player.objects.create(first_name="New", last_name="Comer")
+    Seat.objects.filter(pk=seat.pk).update(player=newcomer)
+    assert Seat.objects.get(pk=seat.pk).player_id == newcomer.pk

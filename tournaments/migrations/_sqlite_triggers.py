@@ -12,6 +12,8 @@ from typing import Any
 from django.db import migrations
 
 _LOCKS = importlib.import_module("tournaments.migrations.0003_audit_locks_privacy")
+# 0009's registration and seat locks (``IF NOT EXISTS``: a rebuild before 0009 creates them early, harmlessly)
+_MORE_LOCKS = importlib.import_module("tournaments.migrations.0009_registration_and_seat_locks")
 
 
 def _on_sqlite(statements: list[str]) -> Any:
@@ -24,5 +26,6 @@ def _on_sqlite(statements: list[str]) -> Any:
 
 
 def around_sqlite_rebuild(*operations: Any) -> list[Any]:
-    drop, create = _on_sqlite(_LOCKS.SQLITE_REVERSE), _on_sqlite(_LOCKS.SQLITE)
+    drop = _on_sqlite(_LOCKS.SQLITE_REVERSE + _MORE_LOCKS.SQLITE_REVERSE)
+    create = _on_sqlite(_LOCKS.SQLITE + _MORE_LOCKS.SQLITE)
     return [migrations.RunPython(drop, create), *operations, migrations.RunPython(create, drop)]
