@@ -106,7 +106,7 @@ class DisplayNameSerializer(serializers.ModelSerializer[Player]):
     def validate_display_name(self, value: str) -> str:
         value = " ".join(value.split())
         if any(not ch.isprintable() for ch in value):
-            raise serializers.ValidationError("a name of printable characters")
+            raise serializers.ValidationError(_("A name of printable characters only."))
         if not value and self.instance is not None:  # back to the default name: a longer one if it is taken
             default = copy.copy(self.instance)
             default.display_name = ""

@@ -16,7 +16,17 @@ from django.utils.translation import gettext
 
 from scoring.tasks import request_ratings
 from tournaments import limits
-from tournaments.models import AuditEvent, Competition, Registration, Round, RoundEvent, ScoreSheet, Seat, Table
+from tournaments.models import (
+    AuditEvent,
+    Competition,
+    Player,
+    Registration,
+    Round,
+    RoundEvent,
+    ScoreSheet,
+    Seat,
+    Table,
+)
 from tournaments.seating import SeatingError, seating_problems
 from tournaments.seating.attendance import reseat
 from tournaments.services import audit
@@ -132,8 +142,10 @@ def _check_registered(competition: Competition, players: Sequence[int]) -> None:
     registered = set(competition.registrations.values_list("player_id", flat=True))
     strangers = sorted(set(players) - registered)
     if strangers:
-        message = gettext("players %(players)s are not registered for %(competition)s")
-        raise ServiceError(message % {"players": strangers, "competition": competition})
+        names = {player.pk: player.name for player in Player.objects.filter(pk__in=strangers)}
+        listed = ", ".join(names.get(pk, gettext("no such player (%(id)s)") % {"id": pk}) for pk in strangers)
+        message = gettext("not registered for %(competition)s: %(players)s")
+        raise ServiceError(message % {"players": listed, "competition": competition})
 
 
 def _present(round_: Round) -> list[int]:
