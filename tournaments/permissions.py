@@ -11,7 +11,6 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import Model, Q, QuerySet
 from django.utils.translation import gettext as _
 
@@ -131,12 +130,6 @@ def may_reference(user: Any, obj: Model) -> bool:
     """Whether ``user`` may make one of their objects point at ``obj`` (a superuser may name anything)."""
     condition = referable_condition(user, type(obj))
     return condition is None or type(obj)._default_manager.filter(condition, pk=obj.pk).exists()
-
-
-def check_may_reference(user: Any, obj: Model) -> None:
-    """``PermissionDenied`` when ``user`` names ``obj`` of a club they do not administer: for services and the API."""
-    if not may_reference(user, obj):
-        raise PermissionDenied(not_yours(obj))
 
 
 def not_yours(obj: Model) -> str:
