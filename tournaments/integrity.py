@@ -169,7 +169,7 @@ CHECKS: dict[str, Callable[[Any], Problems]] = {
     "tournaments.SeatingWish": _seating_wish,
     "tournaments.Seat": _seat,
     "tournaments.SeatResult": _seat_result,
-    "tournaments.RuleSet": lambda obj: rule_set_problems(obj),
+    "tournaments.RuleSet": lambda obj: rule_set_problems(obj),  # defined below, with the freeze
 }
 
 

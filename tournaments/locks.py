@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Model, Q
+from django.db.models import Model
 from django.utils.translation import gettext as _
 
 # model label -> (path to its competition, path to its round or None); "" is the object itself
@@ -74,16 +74,16 @@ def _lock_reason(model: type[Model], pk: Any) -> str | None:
     competition_path, round_path = paths
     rows = model._default_manager.filter(pk=pk)
     closed = rows.filter(**{_join(competition_path, "closed_at__isnull"): False})
-    if closed.exists():
-        name = closed.values_list(_join(competition_path, "name"), flat=True).first()
+    name = closed.values_list(_join(competition_path, "name"), flat=True).first()
+    if name is not None:
         return _(
             "%(competition)s is closed: reopen it first, with a reason, to change its rounds, registrations, "
             "penalties or sheets."
         ) % {"competition": name}
     if round_path is not None:
-        finalised = rows.filter(Q(**{_join(round_path, "status"): "finalised"}))
-        if finalised.exists():
-            number = finalised.values_list(_join(round_path, "number"), flat=True).first()
+        finalised = rows.filter(**{_join(round_path, "status"): "finalised"})
+        number = finalised.values_list(_join(round_path, "number"), flat=True).first()
+        if number is not None:
             return _(
                 "Round %(number)s is finalised: reopen it first, with a reason, to change its tables, seats or sheets."
             ) % {"number": number}

@@ -4,6 +4,9 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import limits
+from tournaments.integrity import problems
+from tournaments.locks import lock_reason
+from tournaments.models.guarded import Guarded
 from tournaments.models.rules import RuleSet
 
 Game = RuleSet.GameChoice
@@ -150,12 +153,8 @@ class Competition(models.Model):
             except (ScoringError, TypeError) as exc:
                 errors["placement_points"] = str(exc)
         errors.update(self._league_option_errors())
-        from tournaments.locks import lock_reason
-
         if (locked := lock_reason(self)) is not None:
             errors["__all__"] = locked  # a closed competition keeps its club, rules and scoring settings
-        from tournaments.integrity import problems
-
         errors.update(problems(self))  # its rule set is its club's (or shared), for its game, kept once played
         if errors:
             raise ValidationError(errors)
@@ -175,7 +174,7 @@ class Competition(models.Model):
         return errors
 
 
-class Registration(models.Model):
+class Registration(Guarded, models.Model):
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey("tournaments.Player", on_delete=models.PROTECT, related_name="registrations")
     registered_at = models.DateTimeField(auto_now_add=True)
@@ -185,16 +184,8 @@ class Registration(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["competition", "player"], name="registration_once")]
 
-    def clean(self) -> None:
-        from tournaments.locks import refuse_if_locked
 
-        refuse_if_locked(self)  # a closed competition takes no more registrations
-        from tournaments.integrity import refuse_mismatch
-
-        refuse_mismatch(self)  # a registration someone played under stays theirs
-
-
-class Round(models.Model):
+class Round(Guarded, models.Model):
     """A tournament round or a league evening."""
 
     class Status(models.TextChoices):
@@ -228,8 +219,3 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition} – round {self.number}"
-
-    def clean(self) -> None:
-        from tournaments.locks import refuse_if_locked
-
-        refuse_if_locked(self)  # a closed competition takes no more rounds; a finalised round stays as it is

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 import games
 from games.errors import GameError
 from tournaments import limits
+from tournaments.integrity import refuse_mismatch
 
 
 class RuleSet(models.Model):
@@ -46,8 +47,6 @@ class RuleSet(models.Model):
         return games.RuleSet.from_json(spec)
 
     def clean(self) -> None:
-        from tournaments.integrity import refuse_mismatch
-
         refuse_mismatch(self)  # rules in play stay as they were played; a club's competitions keep their rules
         if not isinstance(self.overrides, dict):
             raise ValidationError({"overrides": _("Overrides must be a JSON object.")})

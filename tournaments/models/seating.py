@@ -4,10 +4,11 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.models.guarded import Guarded
 from tournaments.text_limits import REASON_MAX_LENGTH
 
 
-class SeatingWish(models.Model):
+class SeatingWish(Guarded, models.Model):
     """Two players to keep apart (a feud, a family at the same table) or together (one car, one interpreter)."""
 
     class Kind(models.TextChoices):
@@ -28,13 +29,6 @@ class SeatingWish(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} / {self.other}: {self.get_kind_display()}"
-
-    def clean(self) -> None:
-        from tournaments.integrity import refuse_mismatch
-        from tournaments.locks import refuse_if_locked
-
-        refuse_if_locked(self)  # nothing changes under a closed competition
-        refuse_mismatch(self)  # both players registered in the competition
 
 
 class RoundEvent(models.Model):

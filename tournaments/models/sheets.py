@@ -5,6 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import limits
+from tournaments.models.guarded import Guarded
 
 # Crockford's base 32: no I, L, O or U, so nothing reads as another character; typed I and L count as 1, O as 0.
 TABLE_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -26,7 +27,7 @@ def format_table_code(typed: str) -> str:
     return "-".join(bare[i : i + 4] for i in range(0, TABLE_CODE_CHARACTERS, 4))
 
 
-class ScoreSheet(models.Model):
+class ScoreSheet(Guarded, models.Model):
     """A table's session. Its lines are ``DealEntry`` versions; points are always computed, never typed."""
 
     class State(models.TextChoices):
@@ -44,13 +45,8 @@ class ScoreSheet(models.Model):
     def __str__(self) -> str:
         return f"Sheet of {self.table}"
 
-    def clean(self) -> None:
-        from tournaments.locks import refuse_if_locked
 
-        refuse_if_locked(self)  # a finalised round keeps its sheets (state and code change through the services)
-
-
-class DealEntry(models.Model):
+class DealEntry(Guarded, models.Model):
     """One version of one line of a sheet. A correction adds a version; older ones stay."""
 
     class Source(models.TextChoices):
@@ -101,13 +97,8 @@ class DealEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.sheet}, deal {self.deal_number} v{self.version}"
 
-    def clean(self) -> None:
-        from tournaments.locks import refuse_if_locked
 
-        refuse_if_locked(self)  # a finalised round's or closed competition's lines stay (the trigger refuses too)
-
-
-class Penalty(models.Model):
+class Penalty(Guarded, models.Model):
     """Points an organiser deducts from a player in a competition (lateness, conduct), outside any deal."""
 
     competition = models.ForeignKey("tournaments.Competition", on_delete=models.CASCADE, related_name="penalties")
@@ -130,15 +121,8 @@ class Penalty(models.Model):
     def __str__(self) -> str:
         return f"-{self.points} {self.player} ({self.reason})"
 
-    def clean(self) -> None:
-        from tournaments.integrity import refuse_mismatch
-        from tournaments.locks import refuse_if_locked
 
-        refuse_if_locked(self)  # a closed competition takes no more penalties (a form error, not the trigger's 500)
-        refuse_mismatch(self)  # a round of its competition, a player registered there
-
-
-class SeatResult(models.Model):
+class SeatResult(Guarded, models.Model):
     """One seat's session total on one sheet, kept up to date by the entry service in the same transaction.
 
     Standings and statistics read these few rows instead of every deal line.
@@ -154,10 +138,3 @@ class SeatResult(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["sheet", "position"], name="seat_result_once_per_seat")]
-
-    def clean(self) -> None:
-        from tournaments.integrity import refuse_mismatch
-        from tournaments.locks import refuse_if_locked
-
-        refuse_if_locked(self)  # a finalised round's results stay
-        refuse_mismatch(self)  # the player who sits in that seat of the sheet's table

@@ -2,9 +2,10 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import limits
+from tournaments.models.guarded import Guarded
 
 
-class Table(models.Model):
+class Table(Guarded, models.Model):
     """A table of a round: 4 or 5 players in seat order (seat 0 deals first)."""
 
     round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, related_name="tables")
@@ -22,13 +23,8 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"{self.round} – table {self.number}"
 
-    def clean(self) -> None:
-        from tournaments.locks import refuse_if_locked
 
-        refuse_if_locked(self)  # a finalised round keeps its tables
-
-
-class Seat(models.Model):
+class Seat(Guarded, models.Model):
     """A player at a table. ``round`` repeats the table's so the database can keep a player at one table a round."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
@@ -48,10 +44,3 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table}, seat {self.position}: {self.player}"
-
-    def clean(self) -> None:
-        from tournaments.integrity import refuse_mismatch
-        from tournaments.locks import refuse_if_locked
-
-        refuse_if_locked(self)  # a finalised round keeps its seats
-        refuse_mismatch(self)  # the round of its table; a player registered in that round's competition
