@@ -44,6 +44,10 @@ def access(user: Any, competition: Competition) -> Access:
     return Access(competition, can_manage_competition(user, competition))
 
 
+# what everyone may read of a competition: its results, when it is public with public results
+PUBLIC_RESULTS = Q(is_public=True, public_results=True)
+
+
 def _managed(user: Any) -> Q | None:
     """The competitions ``user`` manages, as a filter; None for the public and for a superuser (who manages all)."""
     if not getattr(user, "is_authenticated", False) or user.is_superuser:
@@ -56,10 +60,7 @@ def _is_superuser(user: Any) -> bool:
     return bool(getattr(user, "is_authenticated", False) and user.is_superuser)
 
 
-def _visible(user: Any, everyone: Q) -> QuerySet[Competition]:
-    if _is_superuser(user):
-        return Competition.objects.all()
-    managed = _managed(user)
+def _visible(everyone: Q, managed: Q | None) -> QuerySet[Competition]:
     return Competition.objects.filter(everyone if managed is None else everyone | managed)
 
 
@@ -73,7 +74,9 @@ def managed_by(user: Any) -> QuerySet[Competition]:
 
 def standings_visible_to(user: Any) -> QuerySet[Competition]:
     """The competitions ``user`` may see at all (``Access.standings``): public ones, and those they manage."""
-    return _visible(user, Q(is_public=True))
+    if _is_superuser(user):
+        return Competition.objects.all()
+    return _visible(Q(is_public=True), _managed(user))
 
 
 def results_visible_to(user: Any) -> QuerySet[Competition]:
@@ -82,7 +85,9 @@ def results_visible_to(user: Any) -> QuerySet[Competition]:
 
     One subquery, so a page filtering by it (a player's sessions) costs the same queries however many there are.
     """
-    return _visible(user, Q(is_public=True, public_results=True))
+    if _is_superuser(user):
+        return Competition.objects.all()
+    return _visible(PUBLIC_RESULTS, _managed(user))
 
 
 def rounds_visible_to(user: Any) -> QuerySet[Round]:
@@ -93,10 +98,11 @@ def rounds_visible_to(user: Any) -> QuerySet[Round]:
     """
     if _is_superuser(user):
         return Round.objects.all()
-    published = Q(competition__in=results_visible_to(user)) & ~Q(status=Round.Status.DRAFT)
-    if _managed(user) is None:
+    managed = _managed(user)  # asked once: it reads the user's clubs
+    published = Q(competition__in=_visible(PUBLIC_RESULTS, managed)) & ~Q(status=Round.Status.DRAFT)
+    if managed is None:
         return Round.objects.filter(published)
-    return Round.objects.filter(published | Q(competition__in=managed_by(user)))
+    return Round.objects.filter(published | Q(competition__in=Competition.objects.filter(managed)))
 
 
 def penalties_visible_to(user: Any) -> QuerySet[Penalty]:
