@@ -20,6 +20,7 @@ from config.untrusted import whole_number
 from tournaments import devices, selectors, selectors_entry
 from tournaments.contract_names import needed_fields
 from tournaments.forms import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
+from tournaments.line_errors import person_message
 from tournaments.models import AuditEvent, Competition, Round, ScoreSheet
 from tournaments.permissions import can_enter_scores, table_code_opens
 from tournaments.services.entry import engine_sheet, record_deal
@@ -117,6 +118,11 @@ def _with_device(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
     return wrapped
 
 
+def _names(access: EntryAccess) -> list[str]:
+    """The players' names by engine position (seat number minus one), as this visitor may see them."""
+    return [seat.player.name for seat in access.seats]
+
+
 def _form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLineForm | ZwickenLineForm:
     rules = access.competition.rule_set.engine_rules()
     return line_form_class(access.competition.game)(data, seats=access.seats, ladder=rules.ladder, **kwargs)
@@ -156,7 +162,7 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
                 form.add_error(None, _stale_message(exc))
             except EntryRejected as exc:
                 for error in exc.errors:
-                    form.add_error(form.engine_field(error.field), f"{error.message} [{error.code}]")
+                    form.add_error(form.engine_field(error.field), person_message(error, _names(access)))
             else:
                 entry = result.entry
                 messages.success(
@@ -206,7 +212,7 @@ def entry_preview(request: HttpRequest, slug: str, round_number: int, table_numb
     if form.is_valid():
         preview = preview_deal(access.sheet, form.to_line())
         for error in preview.errors:
-            form.add_error(form.engine_field(error.field), error.message)
+            form.add_error(form.engine_field(error.field), person_message(error, _names(access)))
     else:
         preview = DealPreview(None)
     return render(request, "entry/_preview.html", {**_page(request, access, form, preview), "oob": True})
