@@ -23,9 +23,10 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict games
 
+# Installs Debian's Chromium when it is missing (apt-get, through sudo -n when not root), as .ci/run does;
+# fails saying how to install it only where it cannot.
 chromium:
-	@test -x $(CHROMIUM) || { echo "make: the browser tests need Debian's Chromium at $(CHROMIUM), which is missing." >&2; \
-		echo "make: install it with: sudo apt-get install -y chromium   (never 'playwright install')" >&2; exit 1; }
+	@CHROMIUM=$(CHROMIUM) .ci/ensure-chromium
 
 test: chromium lint
 	$(BIN)/pytest
