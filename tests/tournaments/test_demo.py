@@ -11,9 +11,11 @@ from django.core.management import call_command
 from django.db.models import Sum
 from django.http import HttpRequest
 from django.test import Client
+from django.urls import reverse
 
 from scoring.models import Standing
-from tournaments.models import Club, Competition, DealEntry, Membership, Player, ScoreSheet, Seat
+from tests.tournaments.test_pages import page
+from tournaments.models import AuditEvent, Club, Competition, DealEntry, Membership, Player, Round, ScoreSheet, Seat
 from tournaments.permissions import can_enter_scores
 from tournaments.seating import table_sizes
 from tournaments.services.entry import engine_sheet
@@ -72,11 +74,44 @@ def test_every_demo_sheet_holds_a_complete_session_of_16_deals() -> None:
     sheets = list(ScoreSheet.objects.select_related("table__round__competition__rule_set"))
     assert len(sheets) == ROUNDS * len(table_sizes(DEMO_PLAYERS))
     for sheet in sheets:
-        assert sheet.state == ScoreSheet.State.ENTERED
         replayed = engine_sheet(sheet)  # the engine accepts the stored lines as they are
         assert replayed.state.counted == DEALS and replayed.complete
         for entry in sheet.entries.filter(is_current=True):
             assert sum(entry.points) == 0 and len(entry.points) == sheet.table.size
+
+
+def test_the_demo_confirms_rounds_1_and_2_and_leaves_round_3_in_play_with_two_sheets_unconfirmed() -> None:
+    load_demo()
+
+    rounds = {r.number: r for r in the_competition().rounds.all()}
+    assert rounds[1].status == rounds[2].status == Round.Status.COMPLETE
+    assert rounds[3].status == Round.Status.IN_PLAY
+    states = {
+        (s.table.round.number, s.table.number): s.state for s in ScoreSheet.objects.select_related("table__round")
+    }
+    confirmed = {key for key, state in states.items() if state == ScoreSheet.State.CONFIRMED}
+    assert {key for key in states if key not in confirmed} == {(3, 3), (3, 4)}
+    assert all(states[key] == ScoreSheet.State.ENTERED for key in [(3, 3), (3, 4)])
+    # confirmed through the service, as a second person would: each confirmation is in the sheet's history
+    organiser = get_user_model().objects.get(username="organiser")
+    reviews = AuditEvent.objects.filter(action=AuditEvent.Action.CONFIRM)
+    assert reviews.count() == len(confirmed) and set(reviews.values_list("user_id", flat=True)) == {organiser.pk}
+
+
+def test_the_demo_standings_show_both_confirmed_and_provisional_rows(client: Client) -> None:
+    load_demo()
+
+    competition = the_competition()
+    unconfirmed_tables = ScoreSheet.objects.filter(table__round__number=3, state=ScoreSheet.State.ENTERED)
+    waiting = set(Seat.objects.filter(table__sheet__in=unconfirmed_tables).values_list("player_id", flat=True))
+    assert len(waiting) == 8  # the two tables of four of round 3
+
+    doc = page(client.get(reverse("competition", args=[competition.slug])))
+    body = doc.find("table", id="standings").find("tbody").find_all("tr")
+    provisional = [row for row in body if "provisional" in (row.attrs.get("class") or "")]
+    assert len(body) == DEMO_PLAYERS and len(provisional) == len(waiting)
+    assert all(row.find("small").text() == "provisional" for row in provisional)
+    assert doc.find_all(id="provisional-note")
 
 
 def test_the_demo_standings_rank_all_18_players_and_add_up_to_zero() -> None:

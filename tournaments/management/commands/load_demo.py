@@ -1,7 +1,11 @@
 """Load the demo: a club of 18 players and a 3-round tournament with every sheet filled.
 
 Seeded, so the demo is the same every time. Lines come from the engine's
-generator and go through the entry service like any typed line.
+generator and go through the entry service like any typed line. The organiser
+confirms the sheets of rounds 1 and 2 and of round 3's first two tables
+(``confirm_sheet``, as a second person would: the demo lines have no author);
+round 3 stays in play with two sheets entered, so the standings show both
+confirmed and provisional rows.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from tournaments.models import Club, Competition, DealEntry, Membership, Player,
 from tournaments.services.competitions import create_competition, create_rule_set, register_players
 from tournaments.services.entry import record_deal
 from tournaments.services.rounds import create_round, publish_round
+from tournaments.services.sheets import confirm_sheet
 
 DEMO_CLUB_SLUG = "demo-wiezen-club"
 DEMO_COMPETITION_SLUG = "demo-tournament"
@@ -46,10 +51,13 @@ PLAYERS = [
     ("Ria", "Pauwels"),
 ]
 SEED = 2026
+ROUNDS = 3
+# Round 3 is still in play: its tables from this number on are entered but nobody has confirmed them yet.
+FIRST_UNCONFIRMED_TABLE_OF_LAST_ROUND = 3
 
 
 class Command(BaseCommand):
-    help = "Load the demo club, players and a 3-round tournament of 16 deals (idempotent)."
+    help = "Load the demo club, players and a 3-round tournament of 16 deals, round 3 still in play (idempotent)."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--reset", action="store_true", help="delete the demo and load it again")
@@ -86,7 +94,8 @@ class Command(BaseCommand):
         ]
         for i, player in enumerate(players):
             Membership.objects.create(club=club, player=player, is_admin=i == 0)
-        players[0].user = self._organiser()
+        organiser = self._organiser()
+        players[0].user = organiser
         players[0].save(update_fields=["user"])
 
         rule_set = create_rule_set(name="IWWA (demo)", game="wiezen", preset="iwwa", club=club)
@@ -95,12 +104,14 @@ class Command(BaseCommand):
         )
         register_players(competition, players)
         engine_rules = rule_set.engine_rules()
-        for number in (1, 2, 3):
+        for number in range(1, ROUNDS + 1):
             round_ = publish_round(create_round(competition, seed=SEED * 10 + number))
             for table in round_.tables.order_by("number"):
                 sheet = ScoreSheet.objects.get(table=table)
                 for line in random_session(engine_rules, rng, table.size, 16):
                     record_deal(sheet, line, source=DealEntry.Source.DEMO)
+                if number < ROUNDS or table.number < FIRST_UNCONFIRMED_TABLE_OF_LAST_ROUND:
+                    confirm_sheet(sheet, by=organiser)  # the second pair of eyes: the organiser entered none
         return competition
 
     def _organiser(self) -> Any:
