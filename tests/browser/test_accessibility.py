@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -35,7 +36,7 @@ def _sheet_args(site: Site) -> list[object]:
 class Visit:
     name: str
     address: Callable[[Site], str]
-    who: str = "public"  # "public", "organiser" (logged in), or "captain" (the table's code)
+    who: str = "public"  # "public", "organiser" (logged in), "captain" (the table's code), or "locked-out"
 
 
 VISITS = [
@@ -51,6 +52,7 @@ VISITS = [
         who="captain",
     ),
     Visit("login", lambda site: reverse("login")),
+    Visit("locked-out", lambda site: reverse("login"), who="locked-out"),
     Visit("print", lambda site: reverse("round-print", args=[site.tournament.slug, 1]), who="organiser"),
     Visit("round", lambda site: reverse("round", args=[site.tournament.slug, 1])),
     Visit("club", lambda site: reverse("club", args=[site.tournament.club.slug])),
@@ -91,11 +93,30 @@ def site() -> Site:
 def open_as(page: Page, live_server: LiveServer, site: Site, visit: Visit) -> None:
     if visit.who == "organiser":
         login(page, live_server, site.roles.organiser)
+    if visit.who == "locked-out":
+        _lock_out(page, visit.address(site))
+        return
     expected = 200
     response = page.goto(visit.address(site))
     assert response is not None and response.status == expected, f"{visit.name}: {response and response.status}"
     if visit.who == "captain":  # the code is kept in the session and dropped from the address
         assert "code=" not in page.url and page.locator("#captain").is_visible()
+
+
+def _lock_out(page: Page, address: str) -> None:
+    """Type a wrong password as often as the login allows: the next answer is the lock-out page."""
+    page.goto(address)
+    for _attempt in range(settings.AXES_FAILURE_LIMIT + 1):
+        if page.locator("#locked-out").count():
+            break
+        page.get_by_label("Username").click()
+        page.keyboard.press("ControlOrMeta+a")  # the refused form keeps the username: type over it
+        page.keyboard.type("nobody-here")
+        page.get_by_label("Password").click()
+        page.keyboard.type("wrong password")
+        page.keyboard.press("Enter")
+        page.wait_for_load_state()
+    expect(page.locator("#locked-out")).to_be_visible()
 
 
 @pytest.mark.parametrize(("visit", "viewport"), _cases())
