@@ -4,6 +4,7 @@ from tournaments import views, views_entry, views_print
 
 urlpatterns = [
     path("manage/", include("tournaments.urls_organiser")),
+    path("", include("tournaments.checkin.urls")),
     path("", views.home, name="home"),
     path("c/<slug:slug>/", views.competition_detail, name="competition"),
     path("c/<slug:slug>/standings/", views.standings_fragment, name="competition-standings"),

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors_organiser as selectors
+from tournaments.checkin import services as checkin
 from tournaments.forms_organiser import NewRoundForm, ReasonForm, RedrawForm, SwapForm
 from tournaments.models import Round
 from tournaments.services import rounds as lifecycle
@@ -50,7 +51,19 @@ def _page(request: HttpRequest, round_: Round, **forms: Any) -> HttpResponse:
         forms.setdefault("swap_form", SwapForm(players=progress.players, prefix="swap"))
     forms.setdefault("reopen_form", ReasonForm(prefix="reopen"))
     problems = lifecycle.round_problems(round_) if draft else []
-    return render(request, "organiser/round.html", {**context, "problems": problems, **forms})
+    return render(request, "organiser/round.html", {**context, **_check_ins(round_), "problems": problems, **forms})
+
+
+def _check_ins(round_: Round) -> dict[str, Any]:
+    """Who checked in for this round (draft or published), or for the next one after it once it is over."""
+    try:
+        target = checkin.target(round_.competition)
+    except checkin.CheckInRefused:
+        return {}
+    if target.number == round_.number or (target.round is None and target.number == round_.number + 1):
+        arrivals = checkin.arrivals(round_.competition, target.number, target.round)
+        return {"check_in": target, "arrivals": arrivals}
+    return {}
 
 
 @login_required

@@ -1,6 +1,7 @@
 """The domain: clubs and players, rule sets, competitions, seatings, score sheets."""
 
 from tournaments.models.audit import AuditEvent
+from tournaments.models.checkin import CheckIn, VenueCode
 from tournaments.models.clubs import Club, Membership, Player
 from tournaments.models.competitions import Competition, Game, Registration, Round
 from tournaments.models.idempotency import IdempotentRequest
@@ -11,6 +12,7 @@ from tournaments.models.tables import Seat, Table
 
 __all__ = [
     "AuditEvent",
+    "CheckIn",
     "Club",
     "Competition",
     "DealEntry",
@@ -28,4 +30,5 @@ __all__ = [
     "SeatResult",
     "SeatingWish",
     "Table",
+    "VenueCode",
 ]
