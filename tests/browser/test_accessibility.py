@@ -114,8 +114,8 @@ def _lock_out(page: Page, address: str) -> None:
         page.keyboard.type("nobody-here")
         page.get_by_label("Password").click()
         page.keyboard.type("wrong password")
-        page.keyboard.press("Enter")
-        page.wait_for_load_state()
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
     expect(page.locator("#locked-out")).to_be_visible()
 
 
