@@ -6,6 +6,8 @@ can still catch it; messages name the offending input and the state it met.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -30,12 +32,22 @@ class FieldError:
     """One problem with one field of a score-sheet line.
 
     ``code`` is stable (tests and clients match on it), ``field`` names the
-    line's key (``""`` for the line as a whole), ``message`` is for people.
+    line's key (``""`` for the line as a whole), ``message`` is English for
+    developers and API clients (seats counted from 1, as on the table card).
+
+    What a message is about, for those who write it in other words and
+    languages (``tournaments.line_errors``): ``seats``, the engine positions
+    (0-based) it names, in order; ``values``, its other named values (a deal
+    number, a contract id, a count...); ``cause``, the error it reports on
+    another line. None of them take part in comparison or in ``as_dict()``.
     """
 
     code: str
     field: str
     message: str
+    seats: tuple[int, ...] = dataclasses.field(default=(), compare=False)
+    values: Mapping[str, int | str] = dataclasses.field(default_factory=dict, compare=False, hash=False)
+    cause: FieldError | None = dataclasses.field(default=None, compare=False)
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "field": self.field, "message": self.message}

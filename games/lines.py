@@ -46,6 +46,21 @@ def is_int(value: Any) -> bool:
     return type(value) is int
 
 
+def seat_text(seats: Any) -> str:
+    """Positions as the table card numbers them: ``(2,)`` is "seat 3", ``(0, 1)`` "seats 1 and 2"."""
+    if isinstance(seats, int):
+        seats = (seats,)
+    numbers = [str(s + 1) if is_int(s) else repr(s) for s in seats]
+    if len(numbers) == 1:
+        return f"seat {numbers[0]}"
+    return f"seats {', '.join(numbers[:-1])} and {numbers[-1]}"
+
+
+def out_of_range(what: str, value: int, players: int) -> str:
+    """An input position that is no seat, said both ways: positions count from 0, the table card from 1."""
+    return f"{what} {value} is not a position at a table of {players} (0..{players - 1}, seats 1..{players})"
+
+
 def note_problem(note: Any) -> tuple[str, str] | None:
     """What is wrong with a line's ``note`` (every game's lines have one): ``(code, message)``, or None."""
     if note is None:
@@ -65,8 +80,9 @@ class LineErrors:
     def __init__(self) -> None:
         self.items: list[FieldError] = []
 
-    def add(self, code: str, field: str, message: str) -> None:
-        self.items.append(FieldError(code, field, message))
+    def add(self, code: str, field: str, message: str, *, seats: Any = (), **values: int | str) -> None:
+        """One problem; ``seats`` (engine positions) and ``values`` say what it is about (see ``FieldError``)."""
+        self.items.append(FieldError(code, field, message, tuple(s for s in seats if is_int(s)), values))
 
 
 def check_line(
@@ -103,6 +119,8 @@ def check_line(
             "deal_out_of_sequence",
             "deal",
             f"deal {deal} is out of sequence: the next deal of this sheet is {next_deal}",
+            deal=deal,
+            next_deal=next_deal,
         )
     if deals_left is not None and deals_left <= 0:
         errors.add(
@@ -117,7 +135,7 @@ def check_line(
         errors.add("wrong_type", "dealer", f"dealer must be a seat number, got {dealer!r}")
     elif not 0 <= dealer < players:
         errors.add(
-            "seat_out_of_range", "dealer", f"dealer {dealer} is not a seat at a table of {players} (0..{players - 1})"
+            "seat_out_of_range", "dealer", out_of_range("dealer", dealer, players), value=dealer, players=players
         )
     else:
         dealer_ok = True
@@ -125,8 +143,11 @@ def check_line(
             errors.add(
                 "dealer_out_of_rotation",
                 "dealer",
-                f"dealer {dealer} is out of rotation: deal {next_deal} is dealt by seat {expected_dealer}"
+                f"the dealer at {seat_text(dealer)} is out of rotation:"
+                f" deal {next_deal} is dealt by {seat_text(expected_dealer)}"
                 f" (rotation {rules.rotation.value}, after a pass: {rules.after_pass.value})",
+                seats=(dealer, expected_dealer),
+                deal=next_deal,
             )
     sitting_out = dealer if (players == 5 and dealer_ok and isinstance(dealer, int)) else -1
 
@@ -137,12 +158,18 @@ def check_line(
     elif not isinstance(contract_id, str):
         errors.add("wrong_type", "contract", f"contract must be a contract name, got {contract_id!r}")
     elif contract_id not in CONTRACTS:
-        errors.add("unknown_contract", "contract", f"unknown contract {contract_id!r} (known: {', '.join(CONTRACTS)})")
+        errors.add(
+            "unknown_contract",
+            "contract",
+            f"unknown contract {contract_id!r} (known: {', '.join(CONTRACTS)})",
+            contract=contract_id,
+        )
     elif not rules.enables(contract_id):
         errors.add(
             "contract_not_enabled",
             "contract",
             f"contract {contract_id!r} is not enabled in rule set {rules.name!r} (enabled: {', '.join(rules.ladder)})",
+            contract=contract_id,
         )
     else:
         contract = CONTRACTS[contract_id]
@@ -158,7 +185,9 @@ def check_line(
             allowed = allowed | {"level"}
         for key in PLAY_FIELDS:
             if key in line and key not in allowed:
-                errors.add("unexpected_field", key, f"{key} has no meaning on a {contract.id} line")
+                errors.add(
+                    "unexpected_field", key, f"{key} has no meaning on a {contract.id} line", contract=contract.id
+                )
         side = contract.side
         if side is Side.PENALTY:
             offender = _check_offender(line.get("offender"), players, sitting_out, errors)
@@ -190,12 +219,15 @@ def _check_seat(
         errors.add("wrong_type", field, f"{what} must be a seat number, got {value!r}")
         return False
     if not 0 <= value < players:
-        errors.add(
-            "seat_out_of_range", field, f"{what} {value} is not a seat at a table of {players} (0..{players - 1})"
-        )
+        errors.add("seat_out_of_range", field, out_of_range(what, value, players), value=value, players=players)
         return False
     if value == sitting_out:
-        errors.add(code_out, field, f"{what} {value} is the dealer at a table of five and sits this deal out")
+        errors.add(
+            code_out,
+            field,
+            f"the {what} at {seat_text(value)} is the dealer at a table of five and sits this deal out",
+            seats=(value,),
+        )
         return False
     return True
 
@@ -213,7 +245,7 @@ def _check_declarers(
     value: Any, cid: str, side: Side, rules: RuleSet, players: int, sitting_out: int, errors: LineErrors
 ) -> tuple[int, ...]:
     if value is None:
-        errors.add("missing_field", "declarers", f"a {cid} line lists its declarers")
+        errors.add("missing_field", "declarers", f"a {cid} line lists its declarers", contract=cid)
         return ()
     if not isinstance(value, list):
         errors.add("wrong_type", "declarers", f"declarers must be a list of seats, got {value!r}")
@@ -223,20 +255,43 @@ def _check_declarers(
     )
     n = len(value)
     if ok and len(set(value)) != n:
-        errors.add("duplicate_declarer", "declarers", f"a seat is listed twice in declarers {value}")
+        twice = sorted({v for v in value if value.count(v) > 1})
+        errors.add(
+            "duplicate_declarer",
+            "declarers",
+            f"{seat_text(twice)} {'is' if len(twice) == 1 else 'are'} listed twice among the declarers",
+            seats=twice,
+        )
         ok = False
     if n == 0:
-        errors.add("missing_declarer", "declarers", f"a {cid} line needs a declarer")
+        errors.add("missing_declarer", "declarers", f"a {cid} line needs a declarer", contract=cid)
         ok = False
     elif side is Side.PAIR and n != 2:
         if n == 1:
-            errors.add("missing_partner", "declarers", f"{cid} is played by two: declarers {value} lack the partner")
+            errors.add(
+                "missing_partner",
+                "declarers",
+                f"{cid} is played by two: {seat_text(value)} lacks a partner",
+                seats=value,
+                contract=cid,
+            )
         else:
-            errors.add("too_many_declarers", "declarers", f"{cid} is played by two, not by {n}: {value}")
+            errors.add(
+                "too_many_declarers",
+                "declarers",
+                f"{cid} is played by two, not by {n}: {seat_text(value)}",
+                seats=value,
+                contract=cid,
+                most=2,
+            )
         ok = False
     elif side is Side.SOLO and n != 1:
         errors.add(
-            "partner_on_solo", "declarers", f"{cid} is played alone against three: declarers {value} name a partner"
+            "partner_on_solo",
+            "declarers",
+            f"{cid} is played alone against three: {seat_text(value)} are named",
+            seats=value,
+            contract=cid,
         )
         ok = False
     elif side is Side.EACH_ALONE and n > 1:
@@ -244,11 +299,20 @@ def _check_declarers(
             errors.add(
                 "several_declarers_not_allowed",
                 "declarers",
-                f"rule set {rules.name!r} allows one {cid} declarer a deal, got {value}",
+                f"rule set {rules.name!r} allows one {cid} declarer a deal, got {seat_text(value)}",
+                seats=value,
+                contract=cid,
             )
             ok = False
         elif n > 4:
-            errors.add("too_many_declarers", "declarers", f"at most four players play {cid}, got {value}")
+            errors.add(
+                "too_many_declarers",
+                "declarers",
+                f"at most four players play {cid}, got {seat_text(value)}",
+                seats=value,
+                contract=cid,
+                most=4,
+            )
             ok = False
     return tuple(value) if ok else ()
 
@@ -257,7 +321,7 @@ def _check_tricks(
     value: Any, cid: str, side: Side, max_tricks: int, declarers: tuple[int, ...], errors: LineErrors
 ) -> tuple[int, ...]:
     if value is None:
-        errors.add("missing_field", "tricks", f"a {cid} line gives the tricks taken")
+        errors.add("missing_field", "tricks", f"a {cid} line gives the tricks taken", contract=cid)
         return ()
     if side is Side.EACH_ALONE:
         counts = [value] if is_int(value) else value
@@ -269,25 +333,45 @@ def _check_tricks(
                 "tricks_shape",
                 "tricks",
                 f"{cid} gives one trick count per declarer: {len(declarers)} declarers, {len(counts)} counts {value}",
+                contract=cid,
+                declarers=len(declarers),
+                counts=len(counts),
             )
             return ()
     else:
         if not is_int(value):
             if isinstance(value, list):
-                errors.add("tricks_shape", "tricks", f"{cid} gives one trick count for the whole side, got {value}")
+                errors.add(
+                    "tricks_shape",
+                    "tricks",
+                    f"{cid} gives one trick count for the whole side, got {value}",
+                    contract=cid,
+                    declarers=1,
+                    counts=len(value),
+                )
             else:
                 errors.add("wrong_type", "tricks", f"tricks must be a whole number, got {value!r}")
             return ()
         counts = [value]
     bad = [c for c in counts if not 0 <= c <= max_tricks]
     if bad:
-        errors.add("tricks_out_of_range", "tricks", f"tricks {bad[0]} is outside 0..{max_tricks} for {cid}")
+        errors.add(
+            "tricks_out_of_range",
+            "tricks",
+            f"tricks {bad[0]} is outside 0..{max_tricks} for {cid}",
+            contract=cid,
+            tricks=bad[0],
+            most=max_tricks,
+        )
         return ()
     if len(counts) > 1 and sum(counts) > max_tricks:
         errors.add(
             "tricks_impossible",
             "tricks",
             f"{cid} declarers took {sum(counts)} tricks together, more than the {max_tricks} played",
+            contract=cid,
+            tricks=sum(counts),
+            most=max_tricks,
         )
         return ()
     return tuple(counts)
@@ -295,20 +379,23 @@ def _check_tricks(
 
 def _check_level(value: Any, cid: str, rules: RuleSet, errors: LineErrors) -> int | None:
     if value is None:
-        errors.add("missing_field", "level", f"{cid} names its level (9..12 tricks)")
+        errors.add("missing_field", "level", f"{cid} names its level (9..12 tricks)", contract=cid)
         return None
     if not is_int(value):
         errors.add("wrong_type", "level", f"level must be a whole number, got {value!r}")
         return None
     if not 9 <= value <= 12:
-        errors.add("level_out_of_range", "level", f"{cid} level {value} is outside 9..12")
+        errors.add("level_out_of_range", "level", f"{cid} level {value} is outside 9..12", contract=cid, level=value)
         return None
     levels = dict(rules.compiled[cid].tariff.levels)
     if value not in levels:
         errors.add(
             "level_not_enabled",
             "level",
-            f"{cid} level {value} is not played under {rules.name!r} (levels: {sorted(levels)})",
+            f"{cid} level {value} is not played under {rules.name!r} (levels: {', '.join(map(str, sorted(levels)))})",
+            contract=cid,
+            level=value,
+            levels=", ".join(map(str, sorted(levels))),
         )
         return None
     return int(value)
@@ -318,11 +405,14 @@ def _check_trump(value: Any, cid: str, rule: TrumpRule, errors: LineErrors) -> s
     if value is None:
         if rule is TrumpRule.CHOSEN:
             errors.add(
-                "trump_required", "trump", f"{cid} is played in a trump the declarer chooses: name it (C, D, H or S)"
+                "trump_required",
+                "trump",
+                f"{cid} is played in a trump the declarer chooses: name it (C, D, H or S)",
+                contract=cid,
             )
         return None
     if rule is TrumpRule.NONE:
-        errors.add("trump_not_allowed", "trump", f"{cid} is played without trump, got trump {value!r}")
+        errors.add("trump_not_allowed", "trump", f"{cid} is played without trump, got trump {value!r}", contract=cid)
         return None
     if not isinstance(value, str) or value not in SUIT_LETTERS:
         errors.add("unknown_suit", "trump", f"trump {value!r} is not a suit: expected C, D, H or S")
@@ -334,4 +424,4 @@ def _check_points_shape(value: Any, players: int, errors: LineErrors) -> None:
     if not isinstance(value, list) or len(value) != players or not all(is_int(p) for p in value):
         errors.add("wrong_type", "points", f"points must be {players} whole numbers, one per seat, got {value!r}")
     elif sum(value) != 0:
-        errors.add("points_not_zero_sum", "points", f"points {value} sum to {sum(value)}, not zero")
+        errors.add("points_not_zero_sum", "points", f"points {value} sum to {sum(value)}, not zero", total=sum(value))

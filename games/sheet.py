@@ -205,4 +205,5 @@ def _points_mismatch(entered: Any, settled: Settled) -> FieldError:
         "points_mismatch",
         "points",
         f"points {list(entered)} differ from the settlement {list(settled.points)} (multiplier {settled.multiplier})",
+        seats=tuple(seat for seat, (a, b) in enumerate(zip(entered, settled.points, strict=False)) if a != b),
     )

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from games.errors import FieldError, InvalidLine, SessionError
-from games.lines import LineErrors, is_int, note_problem
+from games.lines import LineErrors, is_int, note_problem, out_of_range, seat_text
 from games.rulesets import RuleSet, ZwickenOptions
 from games.settlement import Settled
 
@@ -78,7 +78,13 @@ def check_zwicken_line(
     elif not is_int(deal):
         errors.add("wrong_type", "deal", f"deal must be a whole number, got {deal!r}")
     elif deal != next_deal:
-        errors.add("deal_out_of_sequence", "deal", f"deal {deal} is out of sequence: the next deal is {next_deal}")
+        errors.add(
+            "deal_out_of_sequence",
+            "deal",
+            f"deal {deal} is out of sequence: the next deal is {next_deal}",
+            deal=deal,
+            next_deal=next_deal,
+        )
 
     dealer = line.get("dealer")
     if dealer is None:
@@ -87,14 +93,17 @@ def check_zwicken_line(
         errors.add("wrong_type", "dealer", f"dealer must be a seat number, got {dealer!r}")
     elif not 0 <= dealer < players:
         errors.add(
-            "seat_out_of_range", "dealer", f"dealer {dealer} is not a seat at a table of {players} (0..{players - 1})"
+            "seat_out_of_range", "dealer", out_of_range("dealer", dealer, players), value=dealer, players=players
         )
     elif expected_dealer is not None and dealer != expected_dealer:
         errors.add(
             "dealer_out_of_rotation",
             "dealer",
-            f"dealer {dealer} is out of rotation: deal {next_deal} is dealt by seat {expected_dealer}"
+            f"the dealer at {seat_text(dealer)} is out of rotation:"
+            f" deal {next_deal} is dealt by {seat_text(expected_dealer)}"
             " (clockwise; the same dealer after a void cut, the cutter after a Belli cut)",
+            seats=(dealer, expected_dealer),
+            deal=next_deal,
         )
 
     kind = "zwicken"
@@ -109,7 +118,9 @@ def check_zwicken_line(
         elif cut not in CUTS:
             errors.add("unknown_cut", "cut", f'cut {cut!r} is not a cut event: "void" (an ace or a seven) or "belli"')
         elif not options.hop_and_jump:
-            errors.add("cut_not_enabled", "cut", f"rule set {rules.name!r} plays no hop-and-jump cut: no {cut} cut")
+            errors.add(
+                "cut_not_enabled", "cut", f"rule set {rules.name!r} plays no hop-and-jump cut: no {cut} cut", cut=cut
+            )
         else:
             kind = cut
         for key in PLAY_FIELDS:
@@ -150,7 +161,12 @@ def _check_play(
     played = _check_seats(line.get("played"), "played", players, errors) if "played" in line else None
     if played is not None and not options.may_pass and len(played) != players:
         missing = [s for s in range(players) if s not in played]
-        errors.add("pass_not_allowed", "played", f"nobody may pass under these rules: seats {missing} did not play")
+        errors.add(
+            "pass_not_allowed",
+            "played",
+            f"nobody may pass under these rules: {seat_text(missing)} did not play",
+            seats=missing,
+        )
 
     tricks: tuple[int, ...] | None = None
     value = line.get("tricks")
@@ -160,20 +176,42 @@ def _check_play(
                 "wrong_type", "tricks", f"tricks must be a list of {players} counts, one per seat, got {value!r}"
             )
         elif len(value) != players:
-            errors.add("tricks_shape", "tricks", f"tricks gives one count per seat: {players} counts, got {value}")
+            errors.add(
+                "tricks_shape",
+                "tricks",
+                f"tricks gives one count per seat: {players} counts, got {value}",
+                declarers=players,
+                counts=len(value),
+            )
         elif not all(is_int(t) for t in value):
             errors.add("wrong_type", "tricks", f"tricks must be whole numbers, got {value}")
         elif any(not 0 <= t <= hand for t in value):
-            errors.add("tricks_out_of_range", "tricks", f"each seat takes 0..{hand} tricks, got {value}")
+            errors.add(
+                "tricks_out_of_range",
+                "tricks",
+                f"each seat takes 0..{hand} tricks, got {value}",
+                seats=[s for s, t in enumerate(value) if not 0 <= t <= hand],
+                tricks=next(t for t in value if not 0 <= t <= hand),
+                most=hand,
+            )
         else:
             tricks = tuple(value)
     if tricks is not None and played is not None:
         idle = [s for s in range(players) if s not in played and tricks[s]]
         if idle:
-            errors.add("tricks_by_passed_player", "tricks", f"seats {idle} did not play but are given tricks {value}")
+            errors.add(
+                "tricks_by_passed_player",
+                "tricks",
+                f"{seat_text(idle)} did not play but {'is' if len(idle) == 1 else 'are'} given tricks {value}",
+                seats=idle,
+            )
         elif played and sum(tricks) != hand:
             errors.add(
-                "tricks_impossible", "tricks", f"the players took {sum(tricks)} tricks, but a deal has {hand}: {value}"
+                "tricks_impossible",
+                "tricks",
+                f"the players took {sum(tricks)} tricks, but a deal has {hand}: {value}",
+                tricks=sum(tricks),
+                most=hand,
             )
 
     duties: tuple[int, ...] = ()
@@ -183,7 +221,10 @@ def _check_play(
             idle = [s for s in checked if s not in played]
             if idle:
                 errors.add(
-                    "duty_by_passed_player", "duties_failed", f"seats {idle} did not play, so had no duty to fail"
+                    "duty_by_passed_player",
+                    "duties_failed",
+                    f"{seat_text(idle)} did not play, so had no duty to fail",
+                    seats=idle,
                 )
         duties = checked or ()
 
@@ -193,11 +234,20 @@ def _check_play(
             errors.add("wrong_type", "trump_ace", f"trump_ace must be a seat number, got {trump_ace!r}")
             trump_ace = None
         elif not 0 <= trump_ace < players:
-            errors.add("seat_out_of_range", "trump_ace", f"trump_ace {trump_ace} is not a seat (0..{players - 1})")
+            errors.add(
+                "seat_out_of_range",
+                "trump_ace",
+                out_of_range("trump_ace", trump_ace, players),
+                value=trump_ace,
+                players=players,
+            )
             trump_ace = None
         elif played is not None and trump_ace not in played:
             errors.add(
-                "trump_ace_passed", "trump_ace", f"seat {trump_ace} held the trump ace and may not pass: it must play"
+                "trump_ace_passed",
+                "trump_ace",
+                f"{seat_text(trump_ace)} held the trump ace and may not pass: it must play",
+                seats=(trump_ace,),
             )
     return played or (), tricks or (), duties, trump_ace
 
@@ -209,11 +259,16 @@ def _check_seats(value: Any, field: str, players: int, errors: LineErrors) -> tu
     out = [s for s in value if not 0 <= s < players]
     if out:
         errors.add(
-            "seat_out_of_range", field, f"{field}: seats {out} are not at a table of {players} (0..{players - 1})"
+            "seat_out_of_range",
+            field,
+            f"{field}: positions {out} are not at a table of {players} (0..{players - 1}, seats 1..{players})",
+            value=out[0],
+            players=players,
         )
         return None
     if len(set(value)) != len(value):
-        errors.add("duplicate_seat", field, f"{field} lists a seat twice: {value}")
+        twice = sorted({s for s in value if value.count(s) > 1})
+        errors.add("duplicate_seat", field, f"{field} lists {seat_text(twice)} twice", seats=twice)
         return None
     return tuple(sorted(value))
 
@@ -234,8 +289,16 @@ def entered_mismatches(play: ZwickenPlay, settled: Settled) -> list[FieldError]:
                 "chips_mismatch",
                 "chips",
                 f"chips {list(play.chips)} differ from the settlement {list(settled.points)}",
+                seats=tuple(s for s, (a, b) in enumerate(zip(play.chips, settled.points, strict=False)) if a != b),
             )
         )
     if play.pot is not None and play.pot != settled.pot:
-        out.append(FieldError("pot_mismatch", "pot", f"pot {play.pot} differs from the settlement's pot {settled.pot}"))
+        out.append(
+            FieldError(
+                "pot_mismatch",
+                "pot",
+                f"pot {play.pot} differs from the settlement's pot {settled.pot}",
+                values={"pot": play.pot, "settled": settled.pot},
+            )
+        )
     return out
