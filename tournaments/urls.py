@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 from tournaments import views, views_entry, views_print
+from tournaments.tariff import views as tariff_views
 
 urlpatterns = [
     path("manage/", include("tournaments.urls_organiser")),
@@ -9,6 +10,7 @@ urlpatterns = [
     path("c/<slug:slug>/", views.competition_detail, name="competition"),
     path("c/<slug:slug>/standings/", views.standings_fragment, name="competition-standings"),
     path("c/<slug:slug>/season/", views.season, name="season"),
+    path("c/<slug:slug>/tariff/", tariff_views.tariff, name="tariff"),
     path("c/<slug:slug>/r<int:round_number>/", views.round_detail, name="round"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("clubs/<slug:slug>/", views.club_detail, name="club"),

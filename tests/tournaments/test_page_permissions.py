@@ -162,6 +162,8 @@ PAGES: dict[str, Page] = {
     "club": Page("club", lambda w: reverse("club", args=[w.competition.club.slug])),
     "season": Page("season", lambda w: reverse("season", args=[w.competition.slug])),
     "season-hidden": Page("season", lambda w: reverse("season", args=[w.hidden.slug])),
+    "tariff": Page("tariff", lambda w: reverse("tariff", args=[w.competition.slug])),
+    "tariff-hidden": Page("tariff", lambda w: reverse("tariff", args=[w.hidden.slug])),
     "player": Page("player", lambda w: reverse("player", args=[w.registered.pk])),
     "player-unknown": Page("player", lambda w: reverse("player", args=[999999])),
     "round-print": Page("round-print", _print(lambda w: w.competition)),
@@ -278,6 +280,8 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "club":                           EVERYONE,
     "season":                         EVERYONE,
     "season-hidden":                  MANAGERS,
+    "tariff":                         EVERYONE,  # the competition page's rule (tournaments.tariff)
+    "tariff-hidden":                  MANAGERS,
     "player":                         EVERYONE,
     "player-unknown":                 NOBODY,
     "round-print":                    EVERYONE,
