@@ -24,12 +24,14 @@ def reseat(tables: Sequence[Sequence[int]], request: SeatingRequest) -> Round:
     """Seat ``request.players`` starting from ``tables``: who left is removed, who is new is added.
 
     Tables that keep their players come back in their place (a newcomer may join a table of 4); new tables
-    take the places of broken ones, then come last. When the players present cannot all be seated (6, 7 or
-    11), or the result would break a wish, everyone is seated afresh.
+    take the places of broken ones, then come last. Kept tables keep their seat order (players may have sat
+    down; one who joins a table of 4 takes seat 5); new tables give the extra sit-out at a table of five to who
+    has had it least (``Generator.seat``). When the players present cannot all be seated (6, 7 or 11), or the
+    result would break a wish, everyone is seated afresh.
     """
     present = set(request.players)
     if not seatable(len(present)):
-        return MixerSeating().next_round(request)
+        return MixerSeating().seat(request)
     rng = random.Random(request.seed)
     ledger = Ledger(request, recency=True)
     index = ledger.index
@@ -56,16 +58,16 @@ def reseat(tables: Sequence[Sequence[int]], request: SeatingRequest) -> Round:
             for table in fives[:pulls]:
                 pool.append(table.pop(_least_settled(ledger, table, index)))
         else:
-            broken = _weakest(ledger, kept, index, rng)
+            broken = kept[_weakest(ledger, kept, index, rng)]
             pool.extend(broken)
             slots[next(i for i, t in enumerate(slots) if t is broken)] = None
-    new_tables = MixerSeating().next_round(_sub_request(request, pool)) if pool else []
-    for i, table in enumerate(slots):
-        if table is None and new_tables:
+    new_tables = MixerSeating().seat(_sub_request(request, pool)) if pool else []
+    for i, slot in enumerate(slots):
+        if slot is None and new_tables:
             slots[i] = new_tables.pop(0)
     result = [t for t in slots if t is not None] + new_tables
     if constraint_problems(result, request):
-        return MixerSeating().next_round(request)
+        return MixerSeating().seat(request)
     return result
 
 
@@ -83,6 +85,8 @@ def _sub_request(request: SeatingRequest, players: list[int]) -> SeatingRequest:
         keep_clubmates_apart=request.keep_clubmates_apart,
         apart=request.apart,
         together=request.together,
+        sit_out_seats=request.sit_out_seats,
+        sit_outs=request.sit_outs,
     )
 
 

@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from .sit_outs import SitOuts
+
 Round = list[list[int]]
 History = Sequence[Sequence[Sequence[int]]]
 
@@ -80,6 +82,10 @@ class SeatingRequest:
     apart: Sequence[tuple[int, int]] = ()  # pairs that must not share a table
     together: Sequence[tuple[int, int]] = ()  # pairs that must share a table (a couple sharing a car)
     tables: Sequence[Sequence[int]] = ()  # the organiser's own tables, for ``manual``
+    # deals each seat sits out at a table of five this round (the dealer sits out): (5, 5, 5, 5, 4) for 24 deals;
+    # empty when every seat sits out as often (or nobody does)
+    sit_out_seats: Sequence[int] = ()
+    sit_outs: Mapping[int, SitOuts] | None = None  # sit-outs so far per player; None: ``history`` with sit_out_seats
 
 
 def check_request(request: SeatingRequest) -> None:

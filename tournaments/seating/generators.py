@@ -33,6 +33,7 @@ from .core import (
     table_sizes,
 )
 from .designs import resolvable_design as construction
+from .sit_outs import balance, planned
 
 
 def round_seed(seed: int, index: int) -> int:
@@ -60,6 +61,10 @@ class Generator:
     def next_round(self, request: SeatingRequest) -> Round:
         raise NotImplementedError
 
+    def seat(self, request: SeatingRequest) -> Round:
+        """``next_round``, then at each table of five the extra sit-out goes to who has had it least."""
+        return balance_sit_outs(self.next_round(request), request)
+
     def rounds(self, n: int, count: int, seed: int, history: History = ()) -> list[Round]:
         players = list(range(1, n + 1))
         byes = dict.fromkeys(players, 0)
@@ -68,7 +73,7 @@ class Generator:
             _count_byes(byes, rnd)
         for index in range(count):
             request = SeatingRequest(players, history=[*history, *out], seed=round_seed(seed, index), byes=byes)
-            rnd = self.next_round(request)
+            rnd = self.seat(request)
             _count_byes(byes, rnd)
             out.append(rnd)
         return out
@@ -79,6 +84,15 @@ class Generator:
         if problems:
             raise SeatingError(problems)
         return seating
+
+
+def balance_sit_outs(tables: Sequence[Sequence[int]], request: SeatingRequest) -> Round:
+    """``tables`` with the players of each table of five ordered by ``request``'s sit-outs so far
+    (``sit_outs.balance``); unchanged without ``request.sit_out_seats``."""
+    if not request.sit_out_seats:
+        return [list(table) for table in tables]
+    so_far = request.sit_outs if request.sit_outs is not None else planned(request.history, request.sit_out_seats)
+    return balance(tables, request.sit_out_seats, so_far)
 
 
 def _count_byes(byes: dict[int, int], rnd: Sequence[Sequence[int]]) -> None:
@@ -341,6 +355,10 @@ class ManualSeating(Generator):
         if problems:
             raise SeatingError(problems)
         return [list(table) for table in request.tables]
+
+    def seat(self, request: SeatingRequest) -> Round:
+        """The organiser's tables in the organiser's seat order: their own choice of who sits where."""
+        return self.next_round(request)
 
     def rounds(self, n: int, count: int, seed: int, history: History = ()) -> list[Round]:
         raise SeatingError(["a manual seating is the organiser's: it cannot be generated"])
