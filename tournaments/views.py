@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from tournaments import selectors, selectors_entry
@@ -17,7 +18,7 @@ from tournaments.permissions import visible_competitions
 from tournaments.services.privacy import sees_full_name
 from tournaments.visibility import Access, access, results_visible_to
 
-POLL_SECONDS = 5  # how often the competition page asks for fresh standings
+POLL_SECONDS = 5  # how often the competition and round pages ask for fresh standings and tables
 STOP_POLLING = 286  # htmx stops a poll that answers this
 
 
@@ -73,26 +74,40 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings table and its age, alone: what the competition page polls to stay current without reloading."""
+    """The standings table and its age, alone: what the competition page polls to stay current without reloading.
+
+    A poll (htmx) also brings the rounds' status and progress, swapped in out of band where the page lists them
+    (one query more), so nothing on the page that changes with entries waits for a reload.
+    """
     seen = _access(request, slug)
     context = _standings_context(seen)
+    if request.htmx and seen.results:
+        context["rounds"] = selectors.competition_rounds(seen.competition, drafts=seen.manages)
+        context["rounds_out_of_band"] = True
     status = STOP_POLLING if request.htmx and not context["live"] else 200
     return render(request, "public/_standings.html", context, status=status)
 
 
 def round_detail(request: HttpRequest, slug: str, round_number: int) -> HttpResponse:
+    """A round's tables: each sheet's state, deals entered and points. While the round is played the page polls
+    itself; a poll (htmx) gets only the live part (the same queries), and a stop when the round is finalised."""
     seen = _access(request, slug, results=True)
     round_ = _round(seen, round_number)
-    return render(
-        request,
-        "public/round.html",
-        {
-            "competition": seen.competition,
-            "round": round_,
-            "tables": selectors.round_results(round_, full_names=seen.manages),
-            "manages": seen.manages,
-        },
-    )
+    live = seen.competition.closed_at is None and round_.status != Round.Status.FINALISED
+    context = {
+        "competition": seen.competition,
+        "round": round_,
+        "tables": selectors.round_results(round_, full_names=seen.manages),
+        "manages": seen.manages,
+        "live": live,
+        "poll_seconds": POLL_SECONDS,
+    }
+    if request.htmx:
+        response = render(request, "public/_round_live.html", context, status=200 if live else STOP_POLLING)
+    else:
+        response = render(request, "public/round.html", context)
+    patch_vary_headers(response, ["HX-Request"])  # one address, two answers: caches must tell them apart
+    return response
 
 
 def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:

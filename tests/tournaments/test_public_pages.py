@@ -28,7 +28,7 @@ from scoring.services import recompute_standings, recompute_statistics
 from tests.factories import ClubFactory, UserFactory, seated_competition
 from tests.roles import Roles, make_roles
 from tests.tournaments.test_pages import Element, page, rows
-from tournaments.models import Competition, Player, ScoreSheet
+from tournaments.models import Competition, Player, Round, ScoreSheet
 from tournaments.services.entry import record_deal
 from tournaments.services.privacy import public_name
 from tournaments.services.sheets import confirm_sheet
@@ -245,6 +245,45 @@ def test_an_entry_shows_in_the_next_poll_without_a_reload(
     points = {cells[1].removesuffix(" provisional"): cells[2] for cells in after}
     assert points[public_name(world.player)] == "-3"
     assert sorted(points.values()) == ["-3", "1", "1", "1"]
+
+
+def test_a_poll_brings_the_rounds_progress_out_of_band_and_a_plain_visit_only_the_standings(world: World) -> None:
+    url = reverse("competition-standings", args=[world.competition.slug])
+
+    polled = page(Client().get(url, HTTP_HX_REQUEST="true"))
+    (rounds,) = polled.find_all("ul", id="rounds")
+    assert rounds.attrs["hx-swap-oob"] == "true"
+    assert [li.text() for li in rounds.find_all("li")] == ["Round 1 · In play · 0 of 1 table confirmed"]
+    assert not page(Client().get(url)).find_all("ul", id="rounds")  # a plain visit: the standings alone
+
+
+def test_a_poll_brings_no_rounds_where_the_public_sees_only_the_standings(world: World) -> None:
+    world.competition.visibility = Competition.Visibility.STANDINGS
+    world.competition.save()
+    url = reverse("competition-standings", args=[world.competition.slug])
+
+    assert not page(Client().get(url, HTTP_HX_REQUEST="true")).find_all("ul", id="rounds")
+
+
+def test_the_round_page_polls_itself_and_a_poll_gets_its_tables_alone(world: World) -> None:
+    url = reverse("round", args=[world.competition.slug, 1])
+
+    live = page(Client().get(url)).find("div", id="round-live")
+    assert live.attrs["hx-get"] == url and live.attrs["hx-trigger"] == "every 5s"
+    response = Client().get(url, HTTP_HX_REQUEST="true")
+    assert "HX-Request" in response["Vary"]
+    html = response.content.decode()
+    assert "<html" not in html and "<h1" not in html
+    (card,) = page(response).find_all("section", class_="card")
+    assert card.find("p").text() == "Draft (provisional) · 1 of 16 deals"
+
+
+def test_a_finalised_round_stops_the_polling(world: World) -> None:
+    Round.objects.filter(pk=world.sheet.table.round_id).update(status=Round.Status.FINALISED)
+    url = reverse("round", args=[world.competition.slug, 1])
+
+    assert "hx-trigger" not in page(Client().get(url)).find("div", id="round-live").attrs
+    assert Client().get(url, HTTP_HX_REQUEST="true").status_code == 286
 
 
 # -- provisional rows ---------------------------------------------------------------------------------------------
