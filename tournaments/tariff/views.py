@@ -6,11 +6,48 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from games.rulesets import Game
+from tournaments.contract_names import contract_name
+from tournaments.tariff.card import Pair, Row, wiezen_card, zwicken_card
 from tournaments.views import _access
+
+
+def signed(n: int) -> str:
+    """A figure as players write it on a sheet: +6, −2 (a true minus sign), 0."""
+    return f"+{n}" if n > 0 else (f"\u2212{-n}" if n < 0 else "0")
+
+
+def _pair(points: Pair | None) -> dict[str, str] | None:
+    if points is None or points.zero:
+        return None
+    return {"declarer": signed(points.declarer), "opponent": signed(points.opponent)}
+
+
+def _shown(row: Row) -> dict[str, object]:
+    name = contract_name(row.contract)
+    return {
+        "row": row,
+        "name": f"{name} {row.level}" if row.level is not None else name,
+        "made": _pair(row.made),
+        "over": _pair(row.over),
+        "failed": _pair(row.failed),
+        "under": _pair(row.under),
+        "all_tricks": _pair(row.all_tricks),
+    }
 
 
 @require_GET
 def tariff(request: HttpRequest, slug: str) -> HttpResponse:
     seen = _access(request, slug)  # the competition page's own rule: hidden is a 404
     competition = seen.competition
-    return render(request, "tariff/card.html", {"competition": competition})
+    rules = competition.rule_set.engine_rules()
+    context: dict[str, object] = {"competition": competition, "rules": rules}
+    if rules.game is Game.ZWICKEN:
+        context["zwicken"] = zwicken_card(rules)
+    else:
+        card = wiezen_card(rules)
+        context["card"] = card
+        context["rows"] = [_shown(row) for row in card.rows]
+        context["all_tricks_names"] = [contract_name(cid) for cid in card.doublings.all_tricks]
+        context["penalty"] = _pair(card.penalty)
+    return render(request, "tariff/card.html", context)
