@@ -50,7 +50,10 @@ settles the line it proves. ``open_sheet(rules, players, deals)`` opens the
 right session sheet for any game.
 
 Bad input raises ``games.errors.InvalidLine`` (every problem of the line,
-each with a stable code, field and message) and changes nothing.
+each with a stable code, field and message) and changes nothing. Lines give
+positions from 0; messages name seats as the table card does, from 1
+("seat 3" is position 2), and ``FieldError.seats`` holds the positions. Every
+code is listed in ``games.codes``.
 """
 
 from games.cards import Card, Suit

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 from games.contracts import CONTRACTS, Side
 from games.errors import FieldError
+from games.lines import seat_text
 from games.rulesets import RuleSet, UnacceptedVraag
 
 
@@ -73,7 +74,9 @@ def run_auction(
         if "troel" not in ladder:
             return fail("bid_not_enabled", 0, f"troel is not played under {rules.name!r}")
         if seat not in seats or aces.get(seat, 0) < 3:
-            return fail("troel_without_three_aces", 0, f"seat {seat} announces troel holding {aces.get(seat, 0)} aces")
+            return fail(
+                "troel_without_three_aces", 0, f"seat {seat + 1} announces troel holding {aces.get(seat, 0)} aces"
+            )
         contract, side, best = "troel", [seat, fourth_ace_holder[seat]], (ladder["troel"], 0)
         start = 1
     for i in range(start, len(bids)):
@@ -83,12 +86,12 @@ def run_auction(
         seat, name = bid[0], bid[1]
         bid_level = bid[2] if len(bid) == 3 else None
         if seat not in seats:
-            return fail("bid_by_sitting_out", i, f"seat {seat} does not play this deal")
+            return fail("bid_by_sitting_out", i, f"seat {seat + 1} does not play this deal")
         if over():
             if contract == "vraag" and len(side) == 1 and rules.unaccepted_vraag is UnacceptedVraag.ALONE:
                 # the asker nobody joined decides: alone, or pass
                 if seat != side[0] or name not in ("alleen", "pass"):
-                    return fail("bid_out_of_turn", i, f"seat {side[0]}'s vraag found no partner: alleen or pass?")
+                    return fail("bid_out_of_turn", i, f"seat {side[0] + 1}'s vraag found no partner: alleen or pass?")
                 if name == "pass":
                     contract, side = "pass", []
                     return result(*_extra(bids, i))
@@ -99,15 +102,15 @@ def run_auction(
             return fail("bid_after_end", i, f"the auction is over ({contract} by {side or 'nobody'})")
         expected = next_speaker(last)
         if seat in passed:
-            return fail("bid_after_pass", i, f"seat {seat} passed and cannot bid again")
+            return fail("bid_after_pass", i, f"seat {seat + 1} passed and cannot bid again")
         if seat != expected:
-            return fail("bid_out_of_turn", i, f"seat {seat} bids {name!r} but it is seat {expected}'s turn")
+            return fail("bid_out_of_turn", i, f"seat {seat + 1} bids {name!r} but it is {seat_text(expected)}'s turn")
         last = seat
         if name == "pass":
             passed.add(seat)
         elif name == "meegaan":
             if contract != "vraag" or len(side) != 1:
-                return fail("meegaan_without_vraag", i, f"seat {seat} says meegaan but no vraag is open")
+                return fail("meegaan_without_vraag", i, f"seat {seat + 1} says meegaan but no vraag is open")
             side.append(seat)
         elif name not in ladder:
             code = "bid_not_enabled" if name in CONTRACTS else "unknown_bid"
@@ -129,14 +132,14 @@ def run_auction(
                 contract, level, side, best = name, bid_level, [seat], key
     if not over():
         return result(
-            FieldError("auction_incomplete", "bids", f"the auction is not over: seat {next_speaker(last)} speaks")
+            FieldError("auction_incomplete", "bids", f"the auction is not over: {seat_text(next_speaker(last))} speaks")
         )
     if contract == "vraag" and len(side) == 1:
         if rules.unaccepted_vraag is UnacceptedVraag.VOID:
             contract, side = "pass", []  # 003: an unaccepted proposal is a passed deal
             return result()
         return result(
-            FieldError("auction_incomplete", "bids", f"seat {side[0]}'s vraag found no partner: alleen or pass?")
+            FieldError("auction_incomplete", "bids", f"seat {side[0] + 1}'s vraag found no partner: alleen or pass?")
         )
     return result()
 

@@ -48,9 +48,11 @@ def is_int(value: Any) -> bool:
 
 def seat_text(seats: Any) -> str:
     """Positions as the table card numbers them: ``(2,)`` is "seat 3", ``(0, 1)`` "seats 1 and 2"."""
-    if isinstance(seats, int):
+    if not isinstance(seats, list | tuple):
         seats = (seats,)
     numbers = [str(s + 1) if is_int(s) else repr(s) for s in seats]
+    if not numbers:
+        return "no seat"
     if len(numbers) == 1:
         return f"seat {numbers[0]}"
     return f"seats {', '.join(numbers[:-1])} and {numbers[-1]}"

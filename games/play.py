@@ -72,7 +72,8 @@ def play_tricks(
                 FieldError(
                     "card_not_in_hand",
                     where,
-                    f"trick {trick_no}, card {position + 1}: seat {seat} plays {card} but does not hold it (any more)",
+                    f"trick {trick_no}, card {position + 1}: seat {seat + 1} plays {card}"
+                    " but does not hold it (any more)",
                 )
             )
             return PlayOutcome(winners, errors, False)
@@ -80,7 +81,9 @@ def play_tricks(
             if first_card is not None and i == 0 and card is not first_card:
                 errors.append(
                     FieldError(
-                        "wrong_first_lead", where, f"trick 1, card 1: seat {seat} must lead {first_card}, not {card}"
+                        "wrong_first_lead",
+                        where,
+                        f"trick 1, card 1: seat {seat + 1} must lead {first_card}, not {card}",
                     )
                 )
             led = card.suit
@@ -92,7 +95,8 @@ def play_tricks(
                     FieldError(
                         "renege",
                         where,
-                        f"trick {trick_no}, card {position + 1}: seat {seat} plays {card} but holds {led.name.lower()},"
+                        f"trick {trick_no}, card {position + 1}: seat {seat + 1} plays {card}"
+                        f" but holds {led.name.lower()},"
                         " the led suit",
                     )
                 )

@@ -38,7 +38,7 @@ from games.cards import ACE, Card, Suit, mask
 from games.contracts import CONTRACTS, Side, TrumpRule
 from games.dealing import active_seats, deal_packets, shuffled
 from games.errors import FieldError, GameError, InvalidLine, InvalidRecord
-from games.lines import check_line
+from games.lines import check_line, seat_text
 from games.play import parse_card, play_tricks
 from games.registry import find
 from games.rulesets import Game, RuleSet
@@ -126,7 +126,7 @@ def _check_trick_record(record: Mapping[str, Any], rules: RuleSet) -> RecordResu
             FieldError(
                 "turned_not_dealers",
                 "turned",
-                f"the turned card {turned} is not in the hand of seat {seats[-1]}, who was dealt the last card",
+                f"the turned card {turned} is not in the hand of seat {seats[-1] + 1}, who was dealt the last card",
             )
         )
     if errors or turned is None:
@@ -222,14 +222,16 @@ def _hands(value: object, players: int, seats: list[int]) -> tuple[list[list[Car
         for k, text in enumerate(raw):
             card = parse_card(text)
             if card is None:
-                errors.append(FieldError("unknown_card", f"hands[{seat}][{k}]", f"seat {seat}: {text!r} is not a card"))
+                errors.append(
+                    FieldError("unknown_card", f"hands[{seat}][{k}]", f"seat {seat + 1}: {text!r} is not a card")
+                )
                 continue
             if card in holder:
                 errors.append(
                     FieldError(
                         "duplicate_card",
                         f"hands[{seat}][{k}]",
-                        f"{card} is dealt twice: to seat {holder[card]} and to seat {seat}",
+                        f"{card} is dealt twice: to seat {holder[card] + 1} and to seat {seat + 1}",
                     )
                 )
                 continue
@@ -238,7 +240,7 @@ def _hands(value: object, players: int, seats: list[int]) -> tuple[list[list[Car
         wanted = 13 if seat in seats else 0
         if len(raw) != wanted:
             why = "sits out this deal" if wanted == 0 else "is dealt 13 cards"
-            errors.append(FieldError("hand_size", f"hands[{seat}]", f"seat {seat} {why}, got {len(raw)} cards"))
+            errors.append(FieldError("hand_size", f"hands[{seat}]", f"seat {seat + 1} {why}, got {len(raw)} cards"))
         hands.append(hand)
     return hands, errors
 
@@ -290,15 +292,17 @@ def _line_declarers(value: object, side: Side, seats: list[int], players: int, e
     for d in value:
         if d not in seats:
             code = "declarer_sits_out" if 0 <= d < players else "seat_out_of_range"
-            errors.append(FieldError(code, "line.declarers", f"declarer {d} does not play this deal"))
+            errors.append(FieldError(code, "line.declarers", f"the declarer at {seat_text(d)} does not play this deal"))
     if len(set(value)) != len(value):
-        errors.append(FieldError("duplicate_declarer", "line.declarers", f"a seat is listed twice in {value}"))
+        errors.append(
+            FieldError("duplicate_declarer", "line.declarers", f"a seat is listed twice in {seat_text(value)}")
+        )
     wanted = {Side.PAIR: (2, 2), Side.SOLO: (1, 1)}.get(side, (1, 4))
     if not wanted[0] <= len(value) <= wanted[1]:
         code = "missing_declarer" if not value else "partner_on_solo" if side is Side.SOLO else "missing_partner"
         if side is Side.PAIR and len(value) > 2:
             code = "too_many_declarers"
-        errors.append(FieldError(code, "line.declarers", f"declarers {value} do not fit the contract's side"))
+        errors.append(FieldError(code, "line.declarers", f"{seat_text(value)} do not fit the contract's side"))
     return list(value) if not errors else []
 
 
@@ -354,7 +358,9 @@ def _troel_errors(declarers: list[int], partners: dict[int, int], aces: dict[int
     if aces.get(holder, 0) < 3:
         return [
             FieldError(
-                "troel_without_three_aces", "declarers", f"seat {holder} plays troel with {aces.get(holder, 0)} aces"
+                "troel_without_three_aces",
+                "declarers",
+                f"seat {holder + 1} plays troel with {aces.get(holder, 0)} aces",
             )
         ]
     if partners[holder] != partner:
@@ -362,8 +368,8 @@ def _troel_errors(declarers: list[int], partners: dict[int, int], aces: dict[int
             FieldError(
                 "troel_wrong_partner",
                 "declarers",
-                f"troel's partner is seat {partners[holder]}, who holds the fourth ace"
-                f" (or the highest heart the declarer lacks), not {partner}",
+                f"troel's partner is seat {partners[holder] + 1}, who holds the fourth ace"
+                f" (or the highest heart the declarer lacks), not {seat_text(partner)}",
             )
         ]
     return []
@@ -379,7 +385,7 @@ def _discard(value: object, masks: list[int], seats: list[int], errors: list[Fie
         card = parse_card(value[seat])
         if card is None or not out[seat] & card.bit:
             errors.append(
-                FieldError("card_not_in_hand", f"discards[{seat}]", f"seat {seat} cannot discard {value[seat]!r}")
+                FieldError("card_not_in_hand", f"discards[{seat}]", f"seat {seat + 1} cannot discard {value[seat]!r}")
             )
             continue
         out[seat] &= ~card.bit

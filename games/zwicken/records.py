@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 
 from games.cards import CARD_BY_TEXT, Card, Suit, deck
 from games.errors import FieldError, InvalidRecord, RuleSetError
-from games.lines import note_problem
+from games.lines import note_problem, seat_text
 from games.registry import find
 from games.rulesets import Game, RuleSet, ZwickenOptions
 from games.settlement import Settled
@@ -242,7 +242,7 @@ def _cards(
         for seat, hand in enumerate(value):
             field = f"hands[{seat}]"
             if not isinstance(hand, list) or len(hand) != options.hand:
-                check.add("hands_shape", field, f"seat {seat} must be dealt {options.hand} cards, got {hand!r}")
+                check.add("hands_shape", field, f"seat {seat + 1} must be dealt {options.hand} cards, got {hand!r}")
                 continue
             cards = [_card(text, f"{field}[{i}]", in_deck, check) for i, text in enumerate(hand)]
             for card in cards:
@@ -297,18 +297,18 @@ def _decisions(
             check.add(
                 "decision_out_of_order",
                 field,
-                f"decision {i + 1} is seat {order[i]}'s (from the dealer's left), not {seat}'s",
+                f"decision {i + 1} is seat {order[i] + 1}'s (from the dealer's left), not {seat_text(seat)}'s",
             )
             continue
         if said == "play":
             playing.append(seat)
         elif said == "pass":
             if seat == dealt_ace:
-                check.add("trump_ace_passed", field, f"seat {seat} holds the trump ace and may not pass")
+                check.add("trump_ace_passed", field, f"seat {seat + 1} holds the trump ace and may not pass")
             elif not options.may_pass:
-                check.add("pass_not_allowed", field, f"nobody may pass under these rules: seat {seat} passed")
+                check.add("pass_not_allowed", field, f"nobody may pass under these rules: seat {seat + 1} passed")
         else:
-            check.add("unknown_decision", field, f'seat {seat} must say "play" or "pass", not {said!r}')
+            check.add("unknown_decision", field, f'seat {seat + 1} must say "play" or "pass", not {said!r}')
     if len(value) < players:
         check.add(
             "decisions_incomplete", "decisions", f"every seat decides: {players} decisions expected, got {len(value)}"
@@ -342,19 +342,21 @@ def _exchanges(
             continue
         seat, discards = entry
         if seat not in playing:
-            check.add("exchange_by_passed_player", field, f"seat {seat} does not play, so exchanges nothing")
+            check.add("exchange_by_passed_player", field, f"seat {seat + 1} does not play, so exchanges nothing")
             continue
         if position[seat] <= last:
             check.add(
                 "exchange_out_of_order",
                 field,
-                f"seat {seat} exchanges out of turn: exchanges go once each, clockwise from the dealer's left",
+                f"seat {seat + 1} exchanges out of turn: exchanges go once each, clockwise from the dealer's left",
             )
             continue
         last = position[seat]
         if len(discards) > options.exchange:
             check.add(
-                "too_many_exchanged", field, f"seat {seat} exchanges {len(discards)} cards, at most {options.exchange}"
+                "too_many_exchanged",
+                field,
+                f"seat {seat + 1} exchanges {len(discards)} cards, at most {options.exchange}",
             )
             continue
         hand = hands[seat]
@@ -364,11 +366,13 @@ def _exchanges(
                 break
             if card not in hand:
                 check.add(
-                    "card_not_in_hand", field, f"seat {seat} gives up {card}, which is not in its hand {_text(hand)}"
+                    "card_not_in_hand",
+                    field,
+                    f"seat {seat + 1} gives up {card}, which is not in its hand {_text(hand)}",
                 )
                 break
             if drawn >= len(talon):
-                check.add("talon_exhausted", field, f"seat {seat} exchanges {card} but the talon is empty")
+                check.add("talon_exhausted", field, f"seat {seat + 1} exchanges {card} but the talon is empty")
                 break
             hand[hand.index(card)] = talon[drawn]
             drawn += 1
@@ -425,13 +429,19 @@ def _plays(
             if card not in hand:
                 owner = next((s for s in range(players) if card in hands[s]), None)
                 if owner is not None and owner not in playing:
-                    check.add("play_by_passed_player", field, f"{where}: the card is seat {owner}'s, who passed")
+                    check.add("play_by_passed_player", field, f"{where}: the card is seat {owner + 1}'s, who passed")
                 elif owner is not None and not trick:
-                    check.add("wrong_leader", field, f"{where}: seat {seat} leads, but {card} is seat {owner}'s")
+                    check.add(
+                        "wrong_leader", field, f"{where}: seat {seat + 1} leads, but {card} is seat {owner + 1}'s"
+                    )
                 elif owner is not None:
-                    check.add("out_of_turn", field, f"{where}: it is seat {seat}'s turn, but {card} is seat {owner}'s")
+                    check.add(
+                        "out_of_turn", field, f"{where}: it is seat {seat + 1}'s turn, but {card} is seat {owner + 1}'s"
+                    )
                 else:
-                    check.add("card_not_in_hand", field, f"{where}: seat {seat} does not hold it (holds {_text(hand)})")
+                    check.add(
+                        "card_not_in_hand", field, f"{where}: seat {seat + 1} does not hold it (holds {_text(hand)})"
+                    )
                 check.stage_done()
             if trick:
                 led = order.suit_of(trick[0])
@@ -440,11 +450,13 @@ def _plays(
                     if order.suit_of(allowed[0]) is led:
                         name = "trumps" if led is order.trump else SUIT_NAMES[led]
                         check.add(
-                            "renege", field, f"{where}: seat {seat} must follow {name} with one of {_text(allowed)}"
+                            "renege", field, f"{where}: seat {seat + 1} must follow {name} with one of {_text(allowed)}"
                         )
                     else:
                         check.add(
-                            "must_trump", field, f"{where}: seat {seat} cannot follow, so must trump: {_text(allowed)}"
+                            "must_trump",
+                            field,
+                            f"{where}: seat {seat + 1} cannot follow, so must trump: {_text(allowed)}",
                         )
                     check.stage_done()
                 if trick[0] is ace and seat != ace_holder and BELLI in hand and card is not BELLI:

@@ -130,7 +130,7 @@ def test_play_json_errors_prints_one_object_per_error_on_standard_output(tmp_pat
     assert errors[0]["line"] is None
     assert errors[0]["code"] == "renege"
     assert errors[0]["field"] == "plays[1]"
-    assert errors[0]["message"].startswith("trick 1, card 2: seat 2 plays KH")
+    assert errors[0]["message"].startswith("trick 1, card 2: seat 3 plays KH")
 
 
 @pytest.mark.parametrize(
