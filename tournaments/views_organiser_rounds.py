@@ -61,8 +61,7 @@ def _check_ins(round_: Round) -> dict[str, Any]:
     except checkin.CheckInRefused:
         return {}
     if target.number == round_.number or (target.round is None and target.number == round_.number + 1):
-        arrivals = checkin.arrivals(round_.competition, target.number, target.round)
-        return {"check_in": target, "arrivals": arrivals}
+        return {"check_in": target, **checkin.arrivals_context(round_.competition, target)}
     return {}
 
 

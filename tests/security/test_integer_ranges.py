@@ -38,7 +38,7 @@ from tests.factories import UserFactory, seated_competition
 from tests.security.api_schema import Operation, body_with, integer_places, operations, request_body
 from tournaments import forms, forms_organiser, limits
 from tournaments.api.urls import router
-from tournaments.models import Competition, Penalty, Round, ScoreSheet, Seat, Table
+from tournaments.models import CheckIn, Competition, Penalty, Round, ScoreSheet, Seat, Table
 from tournaments.services.entry import record_deal
 from tournaments.services.errors import ServiceError
 from tournaments.services.penalties import give_penalty
@@ -119,6 +119,7 @@ def world() -> dict[str, Any]:
     player = competition.registrations.order_by("player_id").first()
     assert player is not None
     give_penalty(competition, player.player, 3, "late")
+    CheckIn.objects.create(registration=player, round_number=2, via=CheckIn.Via.CODE)  # here for the next evening
     organiser = UserFactory(username="organiser", is_superuser=True, is_staff=True)
     return {"competition": competition, "sheet": sheet, "organiser": organiser}
 

@@ -138,6 +138,13 @@ def _swap(w: World) -> dict[str, Any]:
     return {"swap-first": seats[0].player_id, "swap-second": seats[1].player_id}
 
 
+def _check_in(w: World) -> dict[str, Any]:
+    """A registered player's public name and the venue code: whoever holds the code checks them in."""
+    from tournaments.checkin.services import venue_code
+
+    return {"name": w.registered.public_name, "code": venue_code(w.competition)}
+
+
 def _players_csv(w: World) -> dict[str, Any]:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -236,6 +243,15 @@ PAGES: dict[str, Page] = {
     "manage-round-reopen": Page(
         "manage-round-reopen", _manage("manage-round-reopen", 1), "post", lambda w: {"reopen-reason": "x"}
     ),
+    # tournaments/checkin/urls.py: the phone page takes a player's public name and the venue code
+    "checkin": Page("checkin", lambda w: reverse("checkin", args=[w.competition.slug])),
+    "checkin-hidden": Page("checkin", lambda w: reverse("checkin", args=[w.hidden.slug])),
+    "checkin-post": Page("checkin", lambda w: reverse("checkin", args=[w.competition.slug]), "post", _check_in),
+    "manage-checkin": Page("manage-checkin", _manage("manage-checkin")),
+    "manage-checkin-hidden": Page("manage-checkin", _manage("manage-checkin", hidden=True)),
+    "manage-checkin-poster": Page("manage-checkin-poster", _manage("manage-checkin-poster")),
+    "manage-checkin-seat": Page("manage-checkin-seat", _manage("manage-checkin-seat"), "post"),
+    "manage-checkin-new-code": Page("manage-checkin-new-code", _manage("manage-checkin-new-code"), "post"),
     # config/urls.py
     "admin-index": Page("admin:index", lambda w: reverse("admin:index")),
     "admin-login": Page("admin:login", lambda w: reverse("admin:login")),
@@ -325,6 +341,14 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "manage-round-publish":           MANAGE_POST,
     "manage-round-finalise":          MANAGE_POST,
     "manage-round-reopen":            MANAGE_POST,
+    "checkin":                        EVERYONE,
+    "checkin-hidden":                 MANAGERS,
+    "checkin-post":                   EVERYONE,  # a 200 saying "checked in": the venue code is the key
+    "manage-checkin":                 MANAGE,
+    "manage-checkin-hidden":          MANAGE_HIDDEN,
+    "manage-checkin-poster":          MANAGE,
+    "manage-checkin-seat":            MANAGE_POST,
+    "manage-checkin-new-code":        MANAGE_POST,
     "admin-index":                    (ADM,     ADM,     ADM,   ADM,    ADM,      ADM,        OK,        OK),
     "admin-login":                    (OK,      OK,      OK,    OK,     OK,       OK,         IDX,       IDX),
     "login":                          EVERYONE,

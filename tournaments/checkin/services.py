@@ -203,6 +203,14 @@ def arrivals(competition: Competition, number: int, round_: Round | None = None)
     ]
 
 
+def arrivals_context(competition: Competition, goal: Target | None) -> dict[str, Any]:
+    """For the pages that list who checked in (``checkin/_arrivals.html``): them, and how many wait for a seat."""
+    if goal is None:
+        return {"arrivals": [], "waiting": 0}
+    found = arrivals(competition, goal.number, goal.round)
+    return {"arrivals": found, "waiting": sum(1 for arrival in found if not arrival.seated)}
+
+
 def seat_checked_in(competition: Competition, *, by: Any = None) -> Round:
     """Seat who checked in for the target round: a new round, a draft seated again for exactly them, or a
     published round with the late arrivals added (re-seated as ``reseat_round`` does, keeping tables)."""

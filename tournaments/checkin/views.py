@@ -85,8 +85,9 @@ def check_in_url(request: HttpRequest, competition: Competition) -> str:
 
 
 def qr_svg(url: str) -> str:
-    """The check-in address as an inline SVG QR code, made as the table card's is (segno, error level M)."""
-    return segno.make(url, error="m").svg_inline(scale=6, title=url)
+    """The check-in address as an inline SVG QR code, made as the table card's is (segno, error level M), with a
+    view box so the poster's style sets its printed size (9 cm: scanned from a few steps away)."""
+    return segno.make(url, error="m").svg_inline(scale=2, unit="mm", title=url)
 
 
 @login_required
@@ -98,7 +99,7 @@ def organiser_page(request: HttpRequest, slug: str) -> HttpResponse:
         "competition": competition,
         "target": goal,
         "closed": closed,
-        "arrivals": services.arrivals(competition, goal.number, goal.round) if goal else [],
+        **services.arrivals_context(competition, goal),
         "venue_code": services.venue_code(competition),
         "check_in_url": check_in_url(request, competition),
     }

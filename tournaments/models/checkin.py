@@ -31,8 +31,8 @@ class CheckIn(Guarded, models.Model):
     """A registered player is present for round ``round_number`` (a round to come, or one not yet in play)."""
 
     class Via(models.TextChoices):
-        ACCOUNT = "account", _("their own account")
-        CODE = "code", _("their name and the venue code")
+        ACCOUNT = "account", _("Own account")
+        CODE = "code", _("Name and venue code")
 
     registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="check_ins")
     round_number = models.PositiveSmallIntegerField(_("round"), validators=limits.ROUND_NUMBER.validators())
