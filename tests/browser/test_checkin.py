@@ -121,6 +121,7 @@ def test_the_check_in_page_works_in_dutch_and_french_on_a_phone(
     phone.goto(f"/c/{competition.slug}/check-in/")
     assert phone.locator("html").get_attribute("lang") == language
     clean(phone, f"check-in page, {language}")
+    shoot(phone, f"checkin-phone-{language}")
     type_check_in(phone, late.public_name, code)
     expect(phone.locator("#checked-in")).to_contain_text(late.public_name)
     clean(phone, f"check-in page, {language}, checked in")
