@@ -72,6 +72,39 @@ def _comma_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
+class PresetSelect(forms.Select):
+    """The rule set list: each option says its game (``data-game``), and each game's default rule set is marked
+    (``data-default``), so the page offers only the chosen game's rule sets (templates/organiser/competition_form)."""
+
+    games: dict[str, str]
+    defaults: set[str]
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.games, self.defaults = {}, set()
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        if str(value) in self.games:
+            option["attrs"]["data-game"] = self.games[str(value)]
+        if str(value) in self.defaults:
+            option["attrs"]["data-default"] = ""
+        return option
+
+
+def preset_games() -> dict[str, str]:
+    """Each engine rule set's game, in the registry's order."""
+    return {r.name: r.game.value for r in games.listing()}
+
+
+def default_presets() -> dict[str, str]:
+    """Each game's default rule set: its first in the registry (iwwa for Wiezen)."""
+    defaults: dict[str, str] = {}
+    for preset, game in preset_games().items():
+        defaults.setdefault(game, preset)
+    return defaults
+
+
 class CompetitionForm(forms.Form):
     """A competition's settings and its rule set (an engine preset, variants and JSON overrides)."""
 
@@ -82,7 +115,7 @@ class CompetitionForm(forms.Form):
     )
     kind = forms.ChoiceField(label=_("Kind"), choices=Competition.Kind.choices)
     game = forms.ChoiceField(label=_("Game"), choices=RuleSet.GameChoice.choices)
-    preset = forms.ChoiceField(label=_("Rule set"))
+    preset = forms.ChoiceField(label=_("Rule set"), widget=PresetSelect)
     variants = forms.MultipleChoiceField(
         label=_("Variants (Wiezen only)"),
         required=False,
@@ -139,10 +172,17 @@ class CompetitionForm(forms.Form):
             del self.fields["club"]
         else:
             self.fields["club"].queryset = clubs
+            only = list(clubs[:2])
+            if len(only) == 1:  # the one club they administer: chosen, and nothing else to choose
+                self.fields["club"].empty_label = None
+                self.initial.setdefault("club", only[0].pk)
         presets = [(r.name, f"{r.name} — {r.description}" if r.description else r.name) for r in games.listing()]
+        widget = self.fields["preset"].widget
+        widget.games, widget.defaults = preset_games(), set(default_presets().values())
         current = self.initial.get("preset")
         if current and current not in dict(presets):  # a club's own rule set name: keep it choosable
             presets.append((current, current))
+            widget.games = {**widget.games, current: str(self.initial.get("game") or "")}
         self.fields["preset"].choices = presets
         self.fields["tie_breaks"].help_text = gettext("Comma-separated, from: %(keys)s.") % {
             "keys": ", ".join(TIEBREAKS)
@@ -206,6 +246,21 @@ class CompetitionForm(forms.Form):
         game, preset, variants = data.get("game"), data.get("preset"), data.get("variants") or []
         if game and game != RuleSet.GameChoice.ZWICKEN and data.get("deals_per_session") is None:
             self.add_error("deals_per_session", _("Choose 16 or 24 deals."))
+        its_game = preset_games().get(preset or "")
+        if game and its_game and its_game != game:
+            games_named = dict(RuleSet.GameChoice.choices)
+            fitting = [name for name, of in preset_games().items() if of == game]
+            self.add_error(
+                "preset",
+                gettext("The rule set %(preset)s is for %(its_game)s, not %(game)s: choose one of %(choices)s.")
+                % {
+                    "preset": preset,
+                    "its_game": games_named.get(its_game, its_game),
+                    "game": games_named.get(game, game),
+                    "choices": ", ".join(fitting),
+                },
+            )
+            return data
         if preset and variants:
             data["preset"] = "+".join([preset, *variants])
             try:

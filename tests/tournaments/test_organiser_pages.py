@@ -221,7 +221,12 @@ def test_a_club_administrator_creates_a_competition_with_its_rule_set(competitio
         ({"overrides": "{penalty: 8"}, "overrides", "Not valid JSON"),
         ({"overrides": "[1, 2]"}, "overrides", "must be a JSON object"),
         ({"overrides": '{"description": "\\u0000"}'}, "overrides", "NUL"),
-        ({"game": "solo_whist"}, "preset", "not solo_whist"),
+        (
+            {"game": "solo_whist"},
+            "preset",
+            "The rule set iwwa is for Wiezen, not Solo whist: choose one of solo_whist.",
+        ),
+        ({"game": "zwicken"}, "preset", "is for Wiezen, not Zwicken: choose one of zwicken, dreierzwicken"),
         ({"variants": "kleurenwiezen", "preset": "solo_whist", "game": "solo_whist"}, "variants", "Wiezen"),
         ({"tie_breaks": "points, coin_toss"}, "tie_breaks", "coin_toss"),
         ({"placement_points": "10, eight"}, "placement_points", "Whole numbers"),
@@ -244,6 +249,50 @@ def test_bad_settings_are_refused_beside_their_field_and_nothing_is_written(
     assert message.lower() in errors.lower(), text(response)
     assert not Competition.objects.filter(slug="autumn-open").exists()
     assert RuleSet.objects.count() == rule_sets
+
+
+def test_the_only_club_one_administers_is_chosen_already(competition: Competition, roles: Roles) -> None:
+    ClubFactory(name="Somebody else's club")
+    page = text(client_of(roles.club_admin).get(url("manage-competition-new")))
+    club_list = re.search(r'<select name="club"[^>]*>(.*?)</select>', page, re.S)
+    assert club_list is not None
+    assert re.findall(r"<option[^>]*>", club_list.group(1)) == [f'<option value="{competition.club_id}" selected>']
+
+
+def test_with_several_clubs_one_chooses_the_club(competition: Competition, roles: Roles) -> None:
+    MembershipFactory(club=ClubFactory(), player=roles.club_admin.player, is_admin=True)
+    page = text(client_of(roles.club_admin).get(url("manage-competition-new")))
+    club_list = re.search(r'<select name="club"[^>]*>(.*?)</select>', page, re.S)
+    assert club_list is not None
+    assert '<option value="" selected>' in club_list.group(1) and club_list.group(1).count("<option") == 3
+
+
+def test_each_rule_set_option_names_its_game_and_each_game_has_one_default(
+    competition: Competition, roles: Roles
+) -> None:
+    page = text(client_of(roles.club_admin).get(url("manage-competition-new")))
+    tags = re.findall(r"<option [^>]*data-game[^>]*>", page)
+    options = [
+        (
+            re.search(r'value="(\w+)"', tag).group(1),
+            re.search(r'data-game="(\w+)"', tag).group(1),
+            "data-default" in tag,
+        )  # type: ignore[union-attr]
+        for tag in tags
+    ]
+    assert ("iwwa", "wiezen", True) in options and ("flemish", "wiezen", False) in options
+    assert ("zwicken", "zwicken", True) in options and ("dreierzwicken", "zwicken", False) in options
+    defaults = sorted(game for _, game, default in options if default)
+    assert defaults == ["solo_whist", "wiezen", "zwicken"]
+
+
+def test_the_competition_page_says_how_many_deals_a_session_has(competition: Competition, roles: Roles) -> None:
+    client = client_of(roles.club_admin)
+    client.post(url("manage-competition-new"), {**COMPETITION_FORM, "club": competition.club_id})
+    summary = re.search(
+        r'id="competition-summary">(.*?)</p>', text(client.get(url("manage-competition", "autumn-open"))), re.S
+    )
+    assert summary is not None and "Deals per session: 24" in summary.group(1)
 
 
 def test_a_competition_is_created_only_in_a_club_one_administers(competition: Competition, roles: Roles) -> None:
