@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from games.contracts import CONTRACTS, Side
 from games.rulesets import Game
 from tournaments.contract_names import contract_name
 from tournaments.tariff.card import Pair, Row, wiezen_card, zwicken_card
@@ -50,4 +51,7 @@ def tariff(request: HttpRequest, slug: str) -> HttpResponse:
         context["rows"] = [_shown(row) for row in card.rows]
         context["all_tricks_names"] = [contract_name(cid) for cid in card.doublings.all_tricks]
         context["penalty"] = _pair(card.penalty)
+        context["troel_name"] = contract_name("troel")
+        alone = [cid for cid in rules.ladder if CONTRACTS[cid].side is Side.EACH_ALONE]
+        context["miserie_names"] = [contract_name(cid) for cid in alone]
     return render(request, "tariff/card.html", context)
