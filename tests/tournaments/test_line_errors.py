@@ -16,6 +16,7 @@ import games
 from games.codes import CODES, LINE_CODES, RECORD_CODES
 from games.errors import FieldError, InvalidLine
 from games.lines import check_line
+from games.zwicken.lines import check_zwicken_line
 from tournaments.line_errors import SENTENCES, person_message
 
 NAMES = ["Ann P.", "Bob D.", "Cas V.", "Dirk M.", "Els W."]
@@ -166,3 +167,37 @@ def test_a_correction_that_breaks_a_later_deal_says_which_and_why() -> None:
 def test_a_services_own_refusal_keeps_its_words() -> None:
     error = FieldError("round_draft", "", "This round is not published yet.")
     assert person_message(error, NAMES[:4]) == "This round is not published yet."
+
+
+def zwicken_said(line: dict[str, Any], language: str = "en") -> list[str]:
+    with pytest.raises(InvalidLine) as exc:
+        check_zwicken_line(line, games.find("zwicken"), 4, next_deal=line["deal"], expected_dealer=None, pot=0)
+    with translation.override(language):
+        return [person_message(e, NAMES[:4]) for e in exc.value.errors]
+
+
+def test_zwicken_errors_name_the_seats_that_did_not_play() -> None:
+    line = {"deal": 1, "dealer": 0, "played": [0, 1], "tricks": [2, 1, 0, 2]}
+    (text,) = zwicken_said(line)
+    assert text == "Seat 4 (Dirk M.) did not play, so took no tricks."
+    line = {"deal": 1, "dealer": 0, "played": [0, 1, 2], "tricks": [1, 1, 1, 0], "duties_failed": [3, 2]}
+    assert "Seat 4 (Dirk M.) did not play, so had no duty to fail." in zwicken_said(line)
+
+
+def test_bad_zwicken_lines_read_cleanly_in_every_language() -> None:
+    lines = [
+        {"deal": 1, "dealer": 0, "played": [0, 0], "tricks": [1, 1, 1, 0]},
+        {"deal": 1, "dealer": 0, "played": [0, 9], "tricks": [1, 1, 1, 0]},
+        {"deal": 1, "dealer": 0, "played": [0, 1, 2], "tricks": [1, 1, 9, 0]},
+        {"deal": 1, "dealer": 0, "played": [0, 1, 2], "tricks": [1, 1, 0]},
+        {"deal": 1, "dealer": 0, "played": [0, 1, 2], "tricks": [1, 1, 0, 0], "trump_ace": 3},
+        {"deal": 1, "dealer": 0, "cut": "sideways", "played": [0]},
+        {"deal": 1, "dealer": 0, "played": [0, 1, 2, 3], "tricks": [1, 1, 1, 0], "chips": [1, 1, 1], "pot": -1},
+    ]
+    for language in LANGUAGES:
+        for line in lines:
+            with pytest.raises(InvalidLine) as exc:
+                check_zwicken_line(line, games.find("zwicken"), 4, next_deal=1, expected_dealer=None, pot=0)
+            with translation.override(language):
+                for error in exc.value.errors:
+                    assert_readable(person_message(error, NAMES[:4]), error)
