@@ -10,13 +10,17 @@ from typing import Any
 
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from games import sitting_out
+from games.rulesets import Doubling, Game, RuleSet
 from scoring.models import Rating, Standing, StandingsState, Statistics
 from tournaments.charts import LineChart, line_chart
 from tournaments.contract_names import contract_name
+from tournaments.line_text import describe_line
 from tournaments.models import Club, Competition, DealEntry, Player, Round, ScoreSheet, Seat, SeatResult
 from tournaments.services.privacy import public_name, shown_name
+from tournaments.sit_outs import sheet_sit_out_counts
 
 SETTLED = (ScoreSheet.State.CONFIRMED, ScoreSheet.State.FINAL)  # a second person has checked the sheet
 
@@ -145,6 +149,10 @@ class SheetLine:
     entry: DealEntry
     running: list[int]
     sitting_out: int | None
+    text: str = ""  # the line as players write it (``tournaments.line_text``): contract, level, trump, who, tricks
+    reasons: tuple[str, ...] = ()  # why the deal counts more than once: "after an all-pass deal", "troel"...
+    note: str = ""  # what the line means for the next one: "the next deal counts double"
+    game: str = "wiezen"
 
     @property
     def contract_name(self) -> str:
@@ -155,16 +163,113 @@ class SheetLine:
         """The declarers as the table card numbers its seats: 1, 2, 3... (the engine's positions are 0-based)."""
         return [int(position) + 1 for position in self.entry.line.get("declarers") or ()]
 
+    @property
+    def doubled(self) -> bool:
+        return self.entry.multiplier > 1
 
-def sheet_lines(sheet: ScoreSheet) -> list[SheetLine]:
-    """Current lines with running totals by seat."""
-    size = sheet.table.size
-    rules = sheet.table.round.competition.rule_set.engine_rules()
+
+@dataclass(frozen=True)
+class SitOut:
+    number: int  # the seat as on the table card: 1, 2, 3...
+    name: str
+    deals: int
+
+
+class SheetLines(list[SheetLine]):
+    """A sheet's lines, and what the sheet says besides: its game (Zwicken has no multiplier) and who sits out."""
+
+    game: str = "wiezen"
+    sit_outs: list[SitOut]
+
+    @property
+    def multiplier_column(self) -> bool:
+        return self.game != "zwicken"
+
+
+def _doubling(rules: RuleSet, entry: DealEntry, pending: int, passes: int) -> tuple[str, ...]:
+    """Why a played deal's multiplier is what it is, in the order the engine applies them (``games.settlement``)."""
+    compiled = rules.compiled.get(entry.contract)
+    if compiled is None:
+        return ()
+    reasons = []
+    if pending > 1:
+        reasons.append(
+            ngettext("after an all-pass deal", "after %(count)s all-pass deals in a row", passes) % {"count": passes}
+        )
+    if compiled.factor > 1:
+        reasons.append(gettext("troel counts double"))
+    tricks = entry.line.get("tricks")
+    all_tricks = isinstance(tricks, int) and tricks == compiled.contract.max_tricks
+    doubles = all_tricks and compiled.doubles_on_all_tricks
+    if doubles:
+        reasons.append(gettext("all %(count)s tricks") % {"count": tricks})
+    cap = rules.multiplier_cap
+    if cap is not None and pending * compiled.factor * (2 if doubles else 1) > cap:
+        reasons.append(gettext("at most ×%(cap)s under these rules") % {"cap": cap})
+    return tuple(reasons)
+
+
+def _pending_after(rules: RuleSet, contract: str, pending: int) -> int:
+    """The all-pass doubling the next deal carries (``games.sheet.Sheet._after``)."""
+    if contract == "pass":
+        if rules.doubling is Doubling.NEXT_DEAL:
+            return 2
+        if rules.doubling is Doubling.PER_PASS:
+            return pending * 2
+        return 1
+    return pending if contract == "penalty" else 1
+
+
+def sheet_lines(sheet: ScoreSheet, names: list[str] | None = None) -> SheetLines:
+    """Current lines with running totals by seat, each in players' words, with why it counts double.
+
+    ``names[i]`` names the player at seat ``i + 1``; by default their public names (what anyone may see).
+    """
+    table = sheet.table
+    size = table.size
+    rules = table.round.competition.rule_set.engine_rules()
+    game = rules.game.value
+    if names is None:
+        seated = {s.position: public_name(s.player) for s in table.seats.select_related("player")}
+        names = [seated.get(position, "") for position in range(size)]
     totals = [0] * size
-    out: list[SheetLine] = []
+    out = SheetLines()
+    out.game = game
+    pending, passes = 1, 0
     for entry in sheet.entries.filter(is_current=True).order_by("deal_number"):
         totals = [t + p for t, p in zip(totals, entry.points, strict=True)]
-        out.append(SheetLine(entry, totals, sitting_out(rules, size, entry.line.get("dealer", -1))))
+        reasons: tuple[str, ...] = ()
+        note = ""
+        if game != Game.ZWICKEN:
+            contract = entry.contract
+            if contract not in ("pass", "penalty"):
+                reasons = _doubling(rules, entry, pending, passes) if entry.multiplier > 1 else ()
+            after = _pending_after(rules, contract, pending)
+            passes = passes + 1 if contract == "pass" else (passes if contract == "penalty" else 0)
+            if contract == "pass" and after > 1:
+                note = (
+                    gettext("the next deal counts double")
+                    if after == 2
+                    else gettext("the next deal counts ×%(times)s") % {"times": after}
+                )
+            elif contract == "penalty" and after > 1:
+                note = gettext("the doubling waits for the next played deal")
+            pending = after
+        out.append(
+            SheetLine(
+                entry,
+                totals,
+                sitting_out(rules, size, entry.line.get("dealer", -1)),
+                describe_line(entry.line, names, game),
+                reasons,
+                note,
+                game,
+            )
+        )
+    counts = sheet_sit_out_counts(rules, size, table.round.competition.deals_per_session, [e.entry.line for e in out])
+    out.sit_outs = (
+        [SitOut(position + 1, names[position], n) for position, n in enumerate(counts)] if any(counts) else []
+    )
     return out
 
 

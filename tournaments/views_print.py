@@ -32,6 +32,7 @@ from games.sessions import sitting_out
 from tournaments.models import Round, Seat, Table
 from tournaments.permissions import can_manage_competition
 from tournaments.services.privacy import public_name, shown_name
+from tournaments.sit_outs import sit_out_counts
 from tournaments.visibility import access as competition_access
 
 ZWICKEN_ROWS = 24
@@ -67,13 +68,23 @@ class PrintTable:
     dealer_sits_out: bool
     rows: list[PrintRow]
     entry_url: str | None = None  # the entry page with the table's code, on the organiser's print only
+    sit_out_counts: tuple[int, ...] = ()  # by seat, deals sat out in the session; () where nobody sits out
+
+    @property
+    def sit_outs(self) -> list[tuple[PrintSeat, int]]:
+        """Each seat with the deals it sits out (24 deals at five: seats 1-4 five times, seat 5 four times)."""
+        return list(zip(self.seats, self.sit_out_counts, strict=False))
 
     @property
     def entry_qr(self) -> str:
-        """The entry address as an inline SVG QR code: a phone at the table scans it and enters the scores."""
+        """The entry address as an inline SVG QR code: a phone at the table scans it and enters the scores.
+
+        A ``viewBox`` and no width or height of its own (``omitsize``), so the print's CSS sets its printed size:
+        with fixed attributes the drawing kept its 2 px a module (about 2 cm) inside a larger box.
+        """
         if self.entry_url is None:
             return ""
-        return segno.make(self.entry_url, error="m").svg_inline(scale=2, title=self.entry_url)
+        return segno.make(self.entry_url, error="m").svg_inline(scale=2, omitsize=True, title=self.entry_url)
 
     @property
     def size(self) -> int:
@@ -144,6 +155,8 @@ def print_round(
             for s in table.seats.all()
         ]
         size = len(seats)
+        rotation_known = not is_zwicken and rules.after_pass is not AfterPass.SAME_DEALER
+        counts = tuple(sit_out_counts(rules, size, competition.deals_per_session)) if rotation_known and size else ()
         rows = []
         for deal in range(1, deals + 1):
             position = dealer_position(rules, size, deal)
@@ -164,6 +177,7 @@ def print_round(
                 dealer_sits_out=sitting_out(rules, size, 0) is not None,
                 rows=rows,
                 entry_url=None if entry_url is None else entry_url(table),
+                sit_out_counts=counts if any(counts) else (),
             )
         )
     return PrintRound(
