@@ -36,6 +36,11 @@ FIELD_LABELS: Mapping[str, Any] = {
     "cut": gettext_lazy("Cut"),
     "played": gettext_lazy("Played"),
     "duties_failed": gettext_lazy("Failed a duty (trump ace, Belli)"),
+    "points": gettext_lazy("Points"),
+    "chips": gettext_lazy("Chips"),
+    "pot": gettext_lazy("Pot"),
+    "note": gettext_lazy("Note"),
+    "trump_ace": gettext_lazy("Trump ace"),
 }
 
 
