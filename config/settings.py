@@ -281,6 +281,7 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("nl", "Nederlands"), ("fr", "Français"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Brussels"
+FORMAT_MODULE_PATH = ["config.formats"]  # short dates as Belgians write them: 1/12/2026 13:52
 USE_I18N = True
 USE_TZ = True
 

@@ -35,11 +35,16 @@ def contract_name(contract_id: str) -> str:
     return str(name) if name is not None else contract_id.replace("_", " ")
 
 
+# The entry form's fields that only some contracts use (deal, dealer and contract every line has).
+OPTIONAL_FIELDS = ("seats", "tricks", "level", "trump", "offender")
+
+
 def needed_fields(contract_id: str) -> list[str]:
-    """The entry form's fields a contract asks for, so the page shows only those."""
+    """The entry form's fields a contract uses: the page shows and sends only those, and the form reads only those.
+    A contract the engine does not know keeps them all (the engine then names what is wrong)."""
     contract: Contract | None = CONTRACTS.get(contract_id)
     if contract is None:
-        return ["seats", "tricks", "level", "trump", "offender"]
+        return list(OPTIONAL_FIELDS)
     if contract.side is Side.PENALTY:
         return ["offender"]
     if contract.side is Side.NONE:

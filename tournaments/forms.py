@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.contracts import CONTRACTS
 from tournaments import limits
-from tournaments.contract_names import contract_name
+from tournaments.contract_names import OPTIONAL_FIELDS, contract_name, needed_fields
 from tournaments.models import DealEntry, Seat
 from tournaments.text_limits import PENALTY_REASON_MAX_LENGTH
 
@@ -70,6 +70,22 @@ class DealLineForm(forms.Form):
         if field == "declarers":
             return "seats"
         return field if field in self.fields else None
+
+    def clean(self) -> dict[str, Any]:
+        """Only the fields the chosen contract uses count: what was typed in the others (a level left from an
+        abondance before the contract became a miserie) is neither judged nor sent to the engine."""
+        data = super().clean()
+        contract = data.get("contract")
+        if contract:
+            needs = needed_fields(contract)
+            for name in OPTIONAL_FIELDS:
+                if name not in needs:
+                    self.errors.pop(name, None)
+                    data.pop(name, None)
+            if "seats" not in needs:
+                self.errors.pop("declarers", None)
+                data.pop("declarers", None)
+        return data
 
     def clean_seats(self) -> list[int] | None:
         """ "13" → positions [0, 2]: each digit a seat of this table, once, in the order typed."""
@@ -143,7 +159,7 @@ class ZwickenLineForm(forms.Form):
 
     def __init__(self, *args: Any, seats: list[Seat], ladder: tuple[str, ...] = (), **kwargs: Any):
         super().__init__(*args, **kwargs)
-        seat_choices = [(s.position, f"{s.position}: {s.player.name}") for s in seats]
+        seat_choices = [(s.position, f"{s.position + 1} · {s.player.name}") for s in seats]  # as on the card
         for name in ("dealer", "played", "duties_failed"):
             self.fields[name].choices = seat_choices
         self.seat_count = len(seats)

@@ -21,7 +21,8 @@ from tournaments import devices, selectors, selectors_entry
 from tournaments.contract_names import needed_fields
 from tournaments.forms import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
 from tournaments.line_errors import person_message
-from tournaments.models import AuditEvent, Competition, Round, ScoreSheet
+from tournaments.line_text import describe_line
+from tournaments.models import AuditEvent, Competition, DealEntry, Round, ScoreSheet
 from tournaments.permissions import can_enter_scores, table_code_opens
 from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected, ServiceError, StaleVersion
@@ -159,15 +160,21 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
                     data["version"] = str(exc.current.version)
                 form = _form(access, data)
                 form.is_valid()
-                form.add_error(None, _stale_message(exc))
+                form.add_error(None, _stale_message(exc, access))
             except EntryRejected as exc:
                 for error in exc.errors:
                     form.add_error(form.engine_field(error.field), person_message(error, _names(access)))
             else:
                 entry = result.entry
+                names = _names(access)
                 messages.success(
                     request,
-                    _("Deal %(deal)s saved: %(points)s") % {"deal": entry.deal_number, "points": entry.points},
+                    _("Deal %(deal)s saved: %(line)s; points %(points)s")
+                    % {
+                        "deal": entry.deal_number,
+                        "line": describe_line(entry.line, names, access.competition.game),
+                        "points": points_text(entry.points, names),
+                    },
                 )
                 return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
     else:
@@ -179,12 +186,62 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
     return render(request, "sheet_entry.html", _page(request, access, form, preview))
 
 
+def points_text(points: list[int], names: list[str]) -> str:
+    """A deal's points seat by seat as the table card numbers them: "1 Ann +4, 2 Bob −4, 3 Cas +4, 4 Dirk −4"."""
+    return ", ".join(
+        f"{position + 1} {name} {signed(p)}" for position, (name, p) in enumerate(zip(names, points, strict=False))
+    )
+
+
+def signed(points: int) -> str:
+    """+4, −4 (a minus sign, not a hyphen), 0."""
+    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+
+
+@dataclass(frozen=True)
+class Correcting:
+    """The current line a correction replaces, as the page shows it."""
+
+    deal: int
+    line: str
+    points: str
+
+
+def _correcting(access: EntryAccess, form: DealLineForm | ZwickenLineForm) -> Correcting | None:
+    """The deal the form corrects: it was opened on a stored version of it (version > 0) that is still current."""
+    deal, version = (whole_number(str(form[name].value() or "")) for name in ("deal", "version"))
+    if not deal or not version:
+        return None
+    entry = DealEntry.objects.filter(sheet=access.sheet, is_current=True, deal_number=deal).first()
+    if entry is None:
+        return None
+    names = _names(access)
+    return Correcting(deal, describe_line(entry.line, names, access.competition.game), points_text(entry.points, names))
+
+
+def _complete(sheet: ScoreSheet) -> int | None:
+    """The session's number of deals when every one of them is entered (no next deal to offer), else None."""
+    try:
+        engine = engine_sheet(sheet)
+    except EntryRejected:
+        return None
+    return engine.deals if getattr(engine, "complete", False) else None
+
+
 def _page(
     request: HttpRequest, access: EntryAccess, form: DealLineForm | ZwickenLineForm, preview: DealPreview | None
 ) -> dict[str, Any]:
     sheet = access.sheet
     seats = access.seats
+    correcting = _correcting(access, form)
+    # A complete sheet offers corrections and confirmation, never a deal beyond the session; a refused save still
+    # shows what was typed, with why.
+    complete = _complete(sheet)
     return {
+        "correcting": correcting,
+        "complete": complete,
+        "show_form": correcting is not None or complete is None or form.is_bound,
+        "multiplier_column": access.competition.game != "zwicken",
         "competition": access.competition,
         "sheet": sheet,
         "seats": seats,
@@ -259,8 +316,18 @@ class ReviewState:
     state: str
     may_review: bool  # may confirm or reject now
     entered_by_me: bool  # entered a current line: someone else must confirm
-    last: AuditEvent | None  # the latest confirmation or rejection, with its reason
+    last: AuditEvent | None  # the latest confirmation or rejection, with its reason, while it still applies
     confirm_refusal: str | None = None  # why this visitor may not confirm (they may still reject)
+
+
+def _still_applies(review: AuditEvent, sheet: ScoreSheet) -> bool:
+    """A confirmation holds while the sheet stays confirmed, a rejection while it waits in draft; either ends when
+    a line is saved after it."""
+    if review.action == AuditEvent.Action.CONFIRM:
+        state_fits = sheet.state in (ScoreSheet.State.CONFIRMED, ScoreSheet.State.FINAL)
+    else:
+        state_fits = sheet.state == ScoreSheet.State.DRAFT
+    return state_fits and not sheet.entries.filter(created_at__gt=review.at).exists()
 
 
 def _review_state(request: HttpRequest, access: EntryAccess) -> ReviewState:
@@ -268,6 +335,8 @@ def _review_state(request: HttpRequest, access: EntryAccess) -> ReviewState:
     entered_in = _entered_in(request)
     mine = entered_current_lines(sheet, by=request.user, entered_in=entered_in)
     last = selectors_entry.sheet_reviews(sheet).last()
+    if last is not None and not _still_applies(last, sheet):
+        last = None  # the sheet changed since: only its current state is shown
     reviewable = sheet.state in (ScoreSheet.State.ENTERED, ScoreSheet.State.CONFIRMED)
     refusal = confirm_refusal(sheet, by=request.user, entered_in=entered_in) if reviewable else None
     return ReviewState(sheet.state, reviewable and not mine, mine, last, refusal)
@@ -307,16 +376,16 @@ def _entry_initial(sheet: ScoreSheet, form_class: EntryForm, deal: int | None) -
     return {**initial, "idempotency_key": uuid.uuid4().hex}
 
 
-def _stale_message(exc: StaleVersion) -> str:
+def _stale_message(exc: StaleVersion, access: EntryAccess) -> str:
     current = exc.current
     if current is None:
         return _("This deal changed while you were typing. Nothing was saved; check the sheet and enter it again.")
     return _(
-        "Someone else saved deal %(deal)s meanwhile (now version %(version)s: %(contract)s, points %(points)s). "
+        "Someone else saved deal %(deal)s meanwhile (now version %(version)s: %(line)s; points %(points)s). "
         "Nothing of yours was saved: check their line, and save yours again if it is still right."
     ) % {
         "deal": current.deal_number,
         "version": current.version,
-        "contract": current.contract,
-        "points": current.points,
+        "line": describe_line(current.line, _names(access), access.competition.game),
+        "points": points_text(current.points, _names(access)),
     }

@@ -2,9 +2,10 @@
 refused and typed again, an opponent confirms the sheet, and the public standings follow without a reload.
 
 Each deal is typed as keystroke groups: what goes into one field and the key that leaves it (Tab, or Enter to
-save). The contract is picked by typing the start of its name into the focused list, the declarers as their
-seat numbers on the table card, then the tricks; deal number and dealer are filled in by the page. The test
-counts the groups and prints the mean per deal (issue 6: at most about 6).
+save, from any field, lists included). The contract is picked by typing the start of its name into the focused
+list, the declarers as their seat numbers on the table card, then the tricks; deal number and dealer are filled
+in by the page. The test counts the groups and prints the mean per deal (issue 6: at most about 6; issue 15: less
+than the 3.19 measured before Enter saved from a list).
 """
 
 from __future__ import annotations
@@ -25,19 +26,19 @@ TAB, ENTER = "Tab", "Enter"
 # The sheet as the scorer types it, deal by deal: each group is (text typed, key that leaves the field).
 DEALS: list[list[tuple[str, str]]] = [
     [("v", TAB), ("13", TAB), ("9", ENTER)],  # vraag en meegaan, seats 1 and 3, nine tricks
-    [("p", TAB), ("", ENTER)],  # everybody passes: Tab reaches the save button
+    [("p", ENTER)],  # everybody passes: Enter saves from the contract list
     [("al", TAB), ("4", TAB), ("6", ENTER)],  # alleen
     [("v", TAB), ("24", TAB), ("7", ENTER)],
     [("t", TAB), ("12", TAB), ("8", ENTER)],  # troel (typed wrong first, see WRONG)
-    [("ab", TAB), ("3", TAB), ("9", TAB), ("9", TAB), ("h", TAB), ("", ENTER)],  # abondance 9 in hearts
+    [("ab", TAB), ("3", TAB), ("9", TAB), ("9", TAB), ("h", ENTER)],  # abondance 9 in hearts: Enter on the trump
     [("v", TAB), ("42", TAB), ("10", ENTER)],
-    [("p", TAB), ("", ENTER)],
+    [("p", ENTER)],
     [("al", TAB), ("1", TAB), ("5", ENTER)],
     [("v", TAB), ("31", TAB), ("8", ENTER)],
-    [("solo", TAB), ("2", TAB), ("13", TAB), ("s", TAB), ("", ENTER)],  # solo in spades
+    [("solo", TAB), ("2", TAB), ("13", TAB), ("s", ENTER)],  # solo in spades
     [("v", TAB), ("14", TAB), ("9", ENTER)],
     [("al", TAB), ("3", TAB), ("4", ENTER)],
-    [("p", TAB), ("", ENTER)],
+    [("p", ENTER)],
     [("v", TAB), ("23", TAB), ("8", ENTER)],
     [("al", TAB), ("4", TAB), ("7", ENTER)],
 ]
@@ -134,9 +135,11 @@ def test_a_table_enters_its_sheet_by_keyboard_an_opponent_confirms_and_the_stand
     assert [e.points for e in current.order_by("deal_number")] == [list(s.points) for s in engine.results]
     per_deal = groups / len(DEALS)
     print(f"\n{device}: {groups} keystroke groups for {len(DEALS)} deals (one refused and typed again): {per_deal:.2f}")
-    assert per_deal <= 6
+    assert per_deal < 3.19  # a pass is one group (p, Enter), an abondance five, a solo four
     expect(scorer.locator(".sheet-state")).to_have_text("Entered")
     expect(scorer.locator("#confirm-sheet")).to_have_count(0)  # whoever entered it does not confirm it
+    expect(scorer.locator("#sheet-complete")).to_contain_text("All 16 deals are entered")  # no deal 17 offered
+    expect(scorer.locator("#entry-form")).to_have_count(0)
     shoot(scorer, f"entry-sheet-complete-{device}")
     assert_no_csp_violations(scorer)
 

@@ -263,3 +263,110 @@ def test_the_sheets_history_shows_its_confirmations_and_rejections_with_the_reas
     assert "organiser" not in events[0]  # the public sees what happened, not the account that did it
     shown = page(reviewer.get(url(sheet, "sheet"))).find("li", class_="review-event").text()
     assert "organiser" in shown
+
+
+# -- issue 15: what the page sends, says and offers ---------------------------------------------------------------
+
+
+def test_fields_a_contract_does_not_use_are_neither_judged_nor_sent(
+    client: Client, sheet: ScoreSheet, roles: Roles
+) -> None:
+    client.force_login(roles.club_admin)
+    left_over = {"level": "9", "trump": "H", "offender": "7"}  # from an abondance, and a seat the table lacks
+    assert client.post(url(sheet), form(contract="miserie", seats="1", tricks="0", **left_over)).status_code == 302
+    line = DealEntry.objects.get(sheet=sheet).line
+    assert line["contract"] == "miserie" and not {"level", "trump", "offender"} & set(line)
+    client.post(url(sheet), form(deal=2, dealer=1, contract="pass", seats="9x", tricks="14"))
+    assert DealEntry.objects.get(sheet=sheet, deal_number=2).line == {"deal": 2, "dealer": 1, "contract": "pass"}
+
+
+def test_the_preview_names_each_error_the_save_would(client: Client, sheet: ScoreSheet, roles: Roles) -> None:
+    client.force_login(roles.club_admin)
+    typed = form(contract="troel", seats="12", tricks="14")
+    said = page(client.post(url(sheet, "sheet-entry-preview"), typed)).find(class_="preview-errors").text()
+    refused = page(client.post(url(sheet), typed)).find(id="errors-tricks").text().strip()
+    assert refused and refused in said and "Tricks" in said
+
+
+def test_the_save_message_says_what_was_played_and_each_seats_points(
+    client: Client, sheet: ScoreSheet, roles: Roles
+) -> None:
+    client.force_login(roles.club_admin)
+    names = [seat.player.name for seat in sheet.table.seats.select_related("player").order_by("position")]
+    response = client.post(url(sheet), form(contract="alleen", seats="3", tricks="6"), follow=True)
+    message = page(response).find(class_="messages").text()
+    assert "Deal 1 saved: Alleen" in message and names[2] in message and "[" not in message
+    assert f"1 {names[0]} −3, 2 {names[1]} −3, 3 {names[2]} +9, 4 {names[3]} −3" in message
+
+
+def test_a_correction_says_which_deal_it_replaces_and_offers_to_cancel(
+    client: Client, sheet: ScoreSheet, roles: Roles
+) -> None:
+    record_deal(sheet, PASS_1)
+    record_deal(sheet, ALLEEN_6)
+    client.force_login(roles.club_admin)
+    doc = page(client.get(url(sheet) + "?deal=2"))
+    assert "correcting deal 2" in doc.find("h1").text()
+    replaced = doc.find(id="correcting").text()
+    assert "Alleen" in replaced and "+9" in replaced
+    assert doc.find(id="cancel-correction").attrs["href"] == url(sheet)
+    assert "correcting" not in page(client.get(url(sheet))).find("h1").text()
+
+
+def test_a_complete_sheet_offers_no_next_deal(client: Client, sheet: ScoreSheet, roles: Roles) -> None:
+    complete(sheet)
+    client.force_login(roles.club_admin)
+    doc = page(client.get(url(sheet)))
+    assert "All 16 deals are entered" in doc.find(id="sheet-complete").text()
+    assert not doc.find_all(id="entry-form")
+    assert page(client.get(url(sheet) + "?deal=16")).find_all(id="entry-form")  # corrections stay open
+
+
+def test_a_review_is_shown_only_while_it_still_applies(sheet: ScoreSheet, roles: Roles) -> None:
+    complete(sheet)
+    admin = Client()
+    admin.force_login(roles.club_admin)
+    assert admin.post(url(sheet, "sheet-confirm")).status_code == 302
+    assert "Confirmed by" in page(admin.get(url(sheet))).find(class_="review-last").text()
+    current = DealEntry.objects.get(sheet=sheet, deal_number=16, is_current=True)
+    record_deal(sheet, {**current.line}, expected_version=1)  # saved again after the confirmation: entered again
+    doc = page(admin.get(url(sheet)))
+    assert doc.find(class_="sheet-state").text() == "Entered"
+    assert not doc.find_all(class_="review-last")
+
+
+@pytest.mark.parametrize("language", ["nl", "fr", "en"])
+def test_short_dates_are_written_as_belgians_do(language: str) -> None:
+    from datetime import UTC, datetime
+
+    from django.template import Context, Template
+    from django.utils import timezone, translation
+
+    moment = datetime(2026, 12, 1, 12, 52, tzinfo=UTC)
+    with translation.override(language), timezone.override("Europe/Brussels"):
+        shown = Template('{{ at|date:"SHORT_DATETIME_FORMAT" }}').render(Context({"at": moment}))
+    assert shown == "1/12/2026 13:52"
+
+
+def test_zwicken_seats_are_numbered_from_1_and_the_sheet_has_no_multiplier_column(
+    client: Client, sheet: ScoreSheet, roles: Roles
+) -> None:
+    from tournaments.services.competitions import create_competition, create_rule_set
+
+    rule_set = create_rule_set(name="Zwicken", game="zwicken", preset="zwicken")
+    competition = create_competition(club=CompetitionFactory().club, name="Zwick", slug="zwick", rule_set=rule_set)
+    register_players(competition, PlayerFactory.create_batch(4))
+    round_ = publish_round(create_round(competition))
+    zwicken = ScoreSheet.objects.get(table__round=round_)
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    response = client.get(url(zwicken))
+    assert response.context["multiplier_column"] is False
+    labels = [option.text() for option in page(response).find("select", name="dealer").find_all("option")]
+    assert [label.split(" · ")[0] for label in labels] == ["1", "2", "3", "4"]
+    assert client.get(url(sheet)).context["multiplier_column"] is True
+
+
+def test_the_entry_page_links_to_the_competitions_tariff_card(client: Client, sheet: ScoreSheet, roles: Roles) -> None:
+    client.force_login(roles.club_admin)
+    tariff = reverse("tariff", args=[sheet.table.round.competition.slug])
+    assert page(client.get(url(sheet))).find_all("a", href=tariff)
