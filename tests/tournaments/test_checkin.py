@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tests.factories import CompetitionFactory, PlayerFactory, UserFactory, seated_competition
 from tournaments.checkin import services
-from tournaments.models import CheckIn, Competition, Registration, Round
+from tournaments.models import AuditEvent, CheckIn, Competition, Registration, Round
 from tournaments.services.competitions import register_players
 from tournaments.services.rounds import create_round, publish_round, round_tables, withdraw_player
 
@@ -281,6 +281,19 @@ def test_a_new_venue_code_shuts_out_the_old_one() -> None:
     assert services.venue_code(competition) != old
     assert not services.code_opens(competition, old)
     assert services.code_opens(competition, services.venue_code(competition))
+    event = AuditEvent.objects.get(model="venuecode")
+    assert event.competition_id == competition.pk and event.user_id is not None
+    assert old not in str(event.before) + str(event.after) + event.note  # the trail keeps no code
+
+
+def test_a_check_in_is_in_the_audit_trail() -> None:
+    competition = league()
+    registration = registrations(competition)[0]
+    post(competition, name=registration.player.public_name, code=services.venue_code(competition))
+    post(competition, name=registration.player.public_name, code=services.venue_code(competition))  # once
+    event = AuditEvent.objects.get(model="checkin")
+    assert event.competition_id == competition.pk and event.ip == "127.0.0.1"
+    assert event.after == {"player_id": registration.player_id, "round_number": 1, "via": "code"}
 
 
 # -- the database ------------------------------------------------------------------------------------------------------

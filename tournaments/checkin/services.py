@@ -22,9 +22,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
-from tournaments.models import CheckIn, Competition, Registration, Round, VenueCode
+from tournaments.models import AuditEvent, CheckIn, Competition, Registration, Round, VenueCode
 from tournaments.models.sheets import format_table_code, new_table_code
 from tournaments.public_names import name_key
+from tournaments.services import audit
 from tournaments.services import rounds as lifecycle
 from tournaments.services.errors import ServiceError
 from tournaments.services.privacy import public_name
@@ -54,10 +55,12 @@ def venue_code(competition: Competition) -> str:
     return stored.code
 
 
-def new_venue_code(competition: Competition) -> str:
-    """Replace the venue code (a poster gone astray): the old code opens nothing from now on."""
+def new_venue_code(competition: Competition, *, by: Any = None) -> str:
+    """Replace the venue code (a poster gone astray): the old code opens nothing from now on. The audit trail
+    says who replaced it and when, not the code."""
     code = new_table_code()
-    VenueCode.objects.update_or_create(competition=competition, defaults={"code": code})
+    stored, _created = VenueCode.objects.update_or_create(competition=competition, defaults={"code": code})
+    audit.record(AuditEvent.Action.CHANGE, stored, by=by, competition_id=competition.pk, note="new venue code")
     return code
 
 
@@ -138,6 +141,8 @@ def check_in(registration: Registration, *, via: str, device: str = "") -> Resul
         except IntegrityError:  # the same player's other phone, a moment earlier
             made = CheckIn.objects.get(registration=fresh, round_number=number)
             return Result(made, False, public_name(fresh.player))
+        after = {"player_id": fresh.player_id, "round_number": number, "via": via}
+        audit.record(AuditEvent.Action.CREATE, made, after=after, competition_id=competition.pk, note="check-in")
     return Result(made, True, public_name(fresh.player))
 
 

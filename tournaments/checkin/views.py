@@ -154,6 +154,6 @@ def seat(request: HttpRequest, slug: str) -> HttpResponse:
 def new_code(request: HttpRequest, slug: str) -> HttpResponse:
     """A new venue code: the old poster's code opens nothing any more."""
     competition = managed_competition(request, slug)
-    services.new_venue_code(competition)
+    services.new_venue_code(competition, by=request.user)
     messages.success(request, _("The venue code is new: print the poster again."))
     return redirect("manage-checkin", slug=competition.slug)
