@@ -5,6 +5,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from tournaments.views import favicon
+
 # The API docs page loads Swagger UI from this CDN (drf-spectacular's default) and styles itself inline; its own
 # script comes from this site (the split view), so only this page's policy widens, and only by this much.
 SWAGGER_CDN = "https://cdn.jsdelivr.net"
@@ -28,5 +30,6 @@ urlpatterns = [
     path("api/docs/", api_docs, name="api-docs"),
     path("accounts/", include(accounts)),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("favicon.ico", favicon, name="favicon"),
     path("", include("tournaments.urls")),
 ]

@@ -8,14 +8,16 @@ competition see all of it, with full names.
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
+from scoring.explanations import for_people
 from tournaments import selectors, selectors_entry
 from tournaments.models import Club, Competition, Player, Round, ScoreSheet
 from tournaments.permissions import visible_competitions
-from tournaments.services.privacy import sees_full_name
+from tournaments.services.privacy import sees_full_name, shown_name
 from tournaments.visibility import Access, access, results_visible_to
 
 POLL_SECONDS = 5  # how often the competition and round pages ask for fresh standings and tables
@@ -46,6 +48,11 @@ def _round(seen: Access, number: int) -> Round:
 def _standings_context(seen: Access) -> dict[str, object]:
     competition = seen.competition
     standings = selectors.competition_standings(competition)
+    # each row's value and explanation (its tooltip) in the reader's language, players named as the page names them
+    names = {row.player_id: shown_name(row.player, seen.manages) for row in standings.rows}
+    for row in standings.rows:
+        row.shown_value = for_people(row.value, names)  # type: ignore[attr-defined]
+        row.tooltip = for_people(row.explanation, names)  # type: ignore[attr-defined]
     return {
         "competition": competition,
         "standings": standings,
@@ -160,3 +167,8 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     competitions = list(selectors.club_competitions(club, visible_competitions(request.user)))
     return render(request, "public/club.html", {"club": club, "competitions": competitions})
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for whatever the page says: the site's icon (pages link it themselves)."""
+    return redirect(static("favicon.svg"))

@@ -7,17 +7,25 @@ standings' tooltip in English on every page, no favicon, and no table codes on t
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import ConsoleMessage, Page
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.conftest import assert_accessible, assert_no_csp_violations, script_errors
+from games.generate import random_session
+from scoring.models import Rating
+from scoring.services import recompute_standings
+from tests.browser.conftest import assert_accessible, assert_no_csp_violations, login, script_errors
 from tests.browser.sites import Site, build_site
+from tests.factories import seated_competition
+from tournaments.models import Competition, ScoreSheet
+from tournaments.services.entry import record_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -102,3 +110,123 @@ def test_the_player_chart_reads_its_numbers_in_every_language(
 def element_points(attributes: list[dict[str, Any]]) -> list[tuple[float, float]]:
     polyline = next(e for e in attributes if e["tag"] == "polyline")
     return [(float(x), float(y)) for x, y in (pair.split(",") for pair in polyline["points"].split())]
+
+
+# -- item 14: the words -------------------------------------------------------------------------------------------
+
+RATING = {"nl": "Speelsterkte", "fr": "Classement (OpenSkill)", "en": "Rating"}
+
+
+@pytest.mark.parametrize("language", ["nl", "fr", "en"])
+def test_the_rating_is_called_what_it_is(desktop: Page, live_server: LiveServer, site: Site, language: str) -> None:
+    history = [["1", 1.5], ["2", 3.25]]  # the site's rounds are not finalised: nobody is rated yet
+    Rating.objects.create(
+        player=site.player,
+        mu=27.5,
+        sigma=6.25,
+        ordinal=8.75,
+        deals_rated=1,
+        history=history,
+        computed_at=timezone.now(),
+    )
+    speak(desktop, live_server, language)
+    desktop.goto(reverse("player", args=[site.player.pk]))
+
+    rating = desktop.locator("main > p").first.inner_text()
+    assert rating.startswith(f"{RATING[language]}:"), rating
+    assert rating.endswith({"nl": "1 deling)", "fr": "1 donne)", "en": "1 deal)"}[language]), rating
+    rating_chart = desktop.locator("main > svg.chart polyline").get_attribute("points")
+    assert rating_chart == "0.0,80.0 300.0,0.0"  # two ratings, no decimal commas
+    assert "Elo" not in desktop.locator("main").inner_text()
+    if language == "nl":
+        assert "Rating" not in desktop.locator("main").inner_text()
+    clean(desktop, f"player page ({language})")
+
+
+def test_french_counts_one_deal_of_24_in_the_singular(desktop: Page, live_server: LiveServer) -> None:
+    competition = seated_competition(players=8, deals_per_session=24, name="Beker", slug="beker")
+    first = ScoreSheet.objects.get(table__round__competition=competition, table__number=1)
+    rules = competition.rule_set.engine_rules()
+    record_deal(first, random_session(rules, random.Random(1), 4, 24)[0])
+    speak(desktop, live_server, "fr")
+
+    desktop.goto(reverse("round", args=[competition.slug, 1]))
+
+    states = [text.split(" · ")[-1] for text in desktop.locator("#tables section.card > p.muted").all_inner_texts()]
+    assert states == ["1 donne sur 24", "0 donne sur 24"]
+    clean(desktop, "round page (fr)")
+
+
+# the standings' tooltips, under the points-per-deal method (a decimal value in words)
+TOOLTIP = {
+    "nl": r"-?\d+(,\d+)? punten? per deling",
+    "fr": r"-?\d+(,\d+)? points? par donne",
+    "en": r"-?\d+(\.\d+)? points? per deal",
+}
+
+
+@pytest.mark.parametrize("language", ["nl", "fr", "en"])
+def test_the_standings_tooltips_speak_the_readers_language(
+    desktop: Page, live_server: LiveServer, site: Site, language: str
+) -> None:
+    Competition.objects.filter(pk=site.tournament.pk).update(standings_method="points_per_deal")
+    recompute_standings(site.tournament.pk, claim=False)
+    speak(desktop, live_server, language)
+
+    desktop.goto(reverse("competition", args=[site.tournament.slug]))
+
+    tips = desktop.locator("#standings tbody tr td[title]").evaluate_all("cells => cells.map(c => c.title)")
+    assert len(tips) == 9
+    for tip in tips:
+        assert re.match(TOOLTIP[language], tip), tip
+        assert not re.search(r"#\d", tip), tip  # players by name, never by id
+    values = desktop.locator("#standings tbody tr td:nth-child(3)").all_inner_texts()  # the ranking value
+    assert values and all(re.fullmatch(TOOLTIP[language], value) for value in values), values
+    clean(desktop, f"competition page ({language})")
+
+
+# -- item 14: the favicon and the organiser's table codes ---------------------------------------------------------
+
+
+def test_the_site_has_an_icon_and_no_page_asks_for_a_missing_one(
+    desktop: Page, live_server: LiveServer, site: Site
+) -> None:
+    missing: list[str] = []
+    desktop.on("response", lambda response: missing.append(response.url) if response.status == 404 else None)
+    errors = console_errors(desktop)
+    desktop.goto(reverse("competition", args=[site.tournament.slug]))
+
+    icon = desktop.locator("link[rel=icon]").get_attribute("href")
+    assert icon
+    answer = desktop.request.get(icon)
+    assert answer.status == 200 and answer.headers["content-type"].startswith("image/svg+xml")
+    legacy = desktop.request.get("/favicon.ico")  # asked by browsers whatever the page links
+    assert legacy.status == 200 and legacy.headers["content-type"].startswith("image/")
+    desktop.wait_for_load_state("networkidle")
+    assert missing == [] and errors == []
+    clean(desktop, "competition page with its icon")
+
+
+def test_the_organisers_progress_table_shows_each_tables_code(
+    desktop: Page, live_server: LiveServer, site: Site
+) -> None:
+    login(desktop, live_server, site.roles.organiser)
+    desktop.goto(reverse("manage-round", args=[site.tournament.slug, 1]))
+
+    header = desktop.locator("#progress table#tables thead th").all_inner_texts()
+    column = header.index("Table code")
+    codes = [
+        row.locator("td").nth(column).inner_text() for row in desktop.locator("#progress table#tables tbody tr").all()
+    ]
+    expected = [
+        sheet.captain_code
+        for sheet in ScoreSheet.objects.filter(
+            table__round__competition=site.tournament, table__round__number=1
+        ).order_by("table__number")
+    ]
+    assert codes == expected
+    clean(desktop, "organiser's round page")
+
+    desktop.context.clear_cookies()  # the public never sees them
+    desktop.goto(reverse("round", args=[site.tournament.slug, 1]))
+    assert not any(code in desktop.content() for code in expected)
