@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Count, F, Q, QuerySet
@@ -175,15 +176,32 @@ class SitOut:
     deals: int
 
 
+@dataclass(frozen=True)
+class HistoryLine:
+    entry: DealEntry  # any version, current or superseded
+    text: str  # as players write it (``tournaments.line_text``)
+
+
 class SheetLines(list[SheetLine]):
     """A sheet's lines, and what the sheet says besides: its game (Zwicken has no multiplier) and who sits out."""
 
     game: str = "wiezen"
     sit_outs: list[SitOut]
+    sheet: ScoreSheet | None = None
+    names: list[str]
 
     @property
     def multiplier_column(self) -> bool:
         return self.game != "zwicken"
+
+    @cached_property
+    def history(self) -> list[HistoryLine]:
+        """Every version of every line, in players' words (one query, only when a page shows the history)."""
+        if self.sheet is None:
+            return []
+        return [
+            HistoryLine(entry, describe_line(entry.line, self.names, self.game)) for entry in sheet_history(self.sheet)
+        ]
 
 
 def _doubling(rules: RuleSet, entry: DealEntry, pending: int, passes: int) -> tuple[str, ...]:
@@ -234,7 +252,7 @@ def sheet_lines(sheet: ScoreSheet, names: list[str] | None = None) -> SheetLines
         names = [seated.get(position, "") for position in range(size)]
     totals = [0] * size
     out = SheetLines()
-    out.game = game
+    out.game, out.sheet, out.names = game, sheet, names
     pending, passes = 1, 0
     for entry in sheet.entries.filter(is_current=True).order_by("deal_number"):
         totals = [t + p for t, p in zip(totals, entry.points, strict=True)]

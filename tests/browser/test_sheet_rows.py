@@ -94,6 +94,11 @@ def test_the_public_and_the_entry_sheet_say_what_was_played_and_why_a_deal_count
     public = new_page(browser, live_server, DEVICES[device])
     public.goto(sheet_path(sheet))
     assert_rows_say_what_was_played(public, who)
+    public.locator("details summary").click()
+    history = public.locator("details li").first
+    expect(history).to_contain_text(f"deal 1 v1: Abondance 9 ♥ hearts — seat 1 {who[0]} — 10 tricks, made")
+    expect(history).to_contain_text("points by seat 9 / -3 / -3 / -3")
+    assert "[" not in public.locator("details").inner_text()
     shoot(public, f"sheet-rows-public-{device}")
     clean(public, f"public sheet, {device}")
 

@@ -379,3 +379,43 @@ def test_the_print_of_a_standings_only_competition_is_for_those_who_run_it(clien
     assert client.get(print_url(competition)).status_code == 404
     client.force_login(make_roles(competition).club_admin)
     assert client.get(print_url(competition)).status_code == 200
+
+
+# -- issue 15: who sits out how often, and a QR code that prints at its size -----------------------------------------
+
+
+def sit_outs_on_card(section: Element) -> list[tuple[str, str, str]]:
+    rows = section.find(class_="table-card").find("table", class_="sit-outs").find("tbody").find_all("tr")
+    return [tuple(td.text() for td in row.find_all("td")) for row in rows]  # type: ignore[misc]
+
+
+def test_a_table_of_five_with_24_deals_prints_who_sits_out_how_often(organiser: Client) -> None:
+    competition = seated_competition(players=9, deals_per_session=24)  # a table of 5 and one of 4
+    four, five = sorted(sections(page(organiser.get(print_url(competition)))), key=lambda s: len(card_names(s)))
+    names = card_names(five)
+
+    assert sit_outs_on_card(five) == [(str(n), names[n - 1], "5 deals" if n < 5 else "4 deals") for n in range(1, 6)]
+    note = five.find(class_="score-sheet").find(class_="sit-outs").text()
+    assert "seat 1 " + names[0] + ": 5 deals" in note and "seat 5 " + names[4] + ": 4 deals" in note
+    assert not four.find_all(class_="sit-outs")  # at four nobody sits out
+
+
+def test_16_deals_at_five_give_seat_1_the_extra_sit_out(organiser: Client) -> None:
+    competition = seated_competition(players=5, deals_per_session=16)
+    (section,) = sections(page(organiser.get(print_url(competition))))
+    assert [deals for _n, _name, deals in sit_outs_on_card(section)] == ["4 deals"] + ["3 deals"] * 4
+
+
+def test_no_count_is_printed_when_the_same_dealer_redeals_after_a_pass(organiser: Client) -> None:
+    competition = seated_competition(players=5, preset="belgian", deals_per_session=24)
+    (section,) = sections(page(organiser.get(print_url(competition))))
+    assert not section.find_all(class_="sit-outs")  # who deals, and so who sits out, depends on the passes
+
+
+def test_the_qr_code_takes_its_printed_size_from_the_page(organiser: Client) -> None:
+    competition = seated_competition(players=4)
+    response = organiser.get(print_url(competition))
+    svg = page(response).find(class_="entry-link").find("svg", class_="segno")
+    assert re.fullmatch(r"0 0 \d+ \d+", svg.attrs.get("viewbox") or svg.attrs.get("viewBox") or "")
+    assert "width" not in svg.attrs and "height" not in svg.attrs  # a fixed size kept the drawing at ~2 cm
+    assert ".qr svg { display: block; margin: 0 auto; width: 40mm; height: 40mm; }" in response.content.decode()
