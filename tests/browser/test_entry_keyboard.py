@@ -185,6 +185,7 @@ def test_a_complete_sheet_offers_corrections_and_confirmation_not_a_next_deal(
     login(page, live_server, UserFactory(is_staff=True, is_superuser=True))  # an administrator who entered none
     page.goto(entry_path(sheet))
     expect(page.locator("#sheet-complete")).to_contain_text("All 16 deals are entered")
+    expect(page.locator("h1")).to_contain_text("every deal is entered")
     expect(page.locator("#entry-form")).to_have_count(0)
     expect(page.locator("#confirm-sheet")).to_be_visible()
     expect(page.locator("a[href='?deal=16']")).to_be_visible()
