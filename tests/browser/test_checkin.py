@@ -41,8 +41,8 @@ def an_evening(players: int = 9) -> tuple[Competition, list[int]]:
 
 
 def type_check_in(page: Page, name: str, code: str) -> None:
-    """As a person does: the name field, its text, Tab, the code, Enter."""
-    page.locator("#id_name").focus()
+    """As a person does: the cursor waits in the name field; its text, Tab, the code, Enter."""
+    expect(page.locator("#id_name")).to_be_focused()
     page.keyboard.type(name)
     page.keyboard.press("Tab")
     page.keyboard.type(code)
@@ -78,7 +78,8 @@ def test_a_late_player_checks_in_on_a_phone_and_the_organisers_round_page_seats_
     type_check_in(phone, late.public_name, "wrong-code-0000-0000")
     expect(phone.locator("#refusal")).to_contain_text("not the venue code")
     clean(phone, "check-in page, phone, wrong code")
-    phone.locator("#id_code").focus()
+    expect(phone.locator("#id_code")).to_be_focused()  # the name stays; the cursor waits in the code
+    expect(phone.locator("#id_name")).to_have_value(late.public_name)
     phone.keyboard.press("ControlOrMeta+a")
     phone.keyboard.type(code.lower().replace("-", ""))  # however it is typed
     phone.keyboard.press("Enter")

@@ -309,3 +309,12 @@ def test_the_database_stores_a_check_in_once_per_round_and_only_for_real_rounds(
     ):
         with pytest.raises(IntegrityError), transaction.atomic():
             CheckIn.objects.create(registration=registration, **fields)
+
+
+def test_an_empty_form_is_refused_field_by_field_with_the_cursor_in_the_first() -> None:
+    competition = league()
+    response = post(competition, name="", code="")
+    page = response.content.decode()
+    assert response.status_code == 400 and page.count('class="errorlist"') == 2
+    assert re.search(r'<input[^>]*name="name"[^>]*autofocus', page)
+    assert not CheckIn.objects.exists()

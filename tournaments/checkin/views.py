@@ -64,6 +64,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
                     )
         except services.CheckInRefused as exc:
             error = str(exc)
+    _focus(form, own is None, error, competition)
     context: dict[str, Any] = {
         "competition": competition,
         "target": goal,
@@ -73,8 +74,24 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
         "result": result,
         "error": error,
     }
-    response = render(request, "checkin/check_in.html", context, status=400 if error else 200)
+    refused = bool(error or form.errors)
+    response = render(request, "checkin/check_in.html", context, status=400 if refused else 200)
     return devices.remember(request, response) if request.method == "POST" else response
+
+
+def _focus(form: CodeCheckInForm, typing: bool, error: str, competition: Competition) -> None:
+    """Where the cursor starts: the first field in error, the code after a wrong code, else the name (unless the
+    page offers the signed-in player their own button first)."""
+    if form.errors:
+        field = next(iter(form.errors))
+    elif error and form.is_bound and not services.code_opens(competition, form.data.get("code")):
+        field = "code"
+    elif typing or error:
+        field = "name"
+    else:
+        return
+    if field in form.fields:
+        form.fields[field].widget.attrs["autofocus"] = True
 
 
 # -- the organiser's side -------------------------------------------------------------------------------------------
