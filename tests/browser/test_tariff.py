@@ -115,6 +115,7 @@ def test_a_zwicken_competition_gets_the_zwicken_card(browser: Browser, live_serv
         assert "3" in page.locator("#zw-ante").inner_text()
         assert "Durchmarsch" in page.locator("#zw-durchmarsch").inner_text()
         _clean(page, "Zwicken tariff card, phone")
+        shoot(page, "tariff-zwicken-phone")
         page.emulate_media(media="print")
         assert _pages(page.pdf(prefer_css_page_size=True)) == 1
     finally:
