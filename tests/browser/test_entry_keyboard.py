@@ -256,3 +256,19 @@ def test_zwicken_entry_numbers_seats_from_1_and_starts_on_who_played(
     expect(page.locator("input[name=played]").first).to_be_focused()
     clean(page, f"zwicken entry page, {device}")
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_enter_on_a_zwicken_box_saves(browser: Browser, live_server: LiveServer) -> None:
+    rule_set = create_rule_set(name="Zwicken", game="zwicken", preset="zwicken")
+    competition = create_competition(club=ClubFactory(), name="Zwickerabend", slug="zwick", rule_set=rule_set)
+    register_players(competition, PlayerFactory.create_batch(4))
+    publish_round(create_round(competition))
+    sheet = ScoreSheet.objects.get(table__round__competition=competition)
+    page = open_with_code(browser, live_server, sheet, DESKTOP)
+    expect(page.locator("input[name=played]").first).to_be_focused()
+    with page.expect_navigation():
+        page.keyboard.press(ENTER)  # nobody played: the dealer loses the ante
+    expect(page.locator(".messages")).to_contain_text("Deal 1 saved")
+    assert DealEntry.objects.get(sheet=sheet).points == [-3, 0, 0, 0]
+    page.context.close()
