@@ -309,6 +309,8 @@ def correction_errors(exc: InvalidSheet, deal: int) -> list[FieldError]:
                     "breaks_later_deal",
                     "",
                     f"this correction makes deal {failure.line_number} invalid: {e.field}: {e.message}",
+                    values={"deal": failure.line_number or 0},
+                    cause=e,
                 )
                 for e in failure.errors
             )
