@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 
 from django.utils import formats
 from django.utils.translation import gettext, gettext_lazy, ngettext
+
+from scoring.methods import format_number
 
 # The names ``scoring.methods`` and ``scoring.tiebreaks`` give, lowercased as the explanation uses them.
 NAMES = {
@@ -37,6 +40,16 @@ def for_people(explanation: str, names: Mapping[int, str]) -> str:
     if not explanation:
         return ""
     return "; ".join(_phrase(part, names) for part in explanation.split("; "))
+
+
+def shown_value(value: object) -> str:
+    """A standings method's value (``scoring.methods.MethodValue``) as the reader writes numbers: 18,1 in nl and fr
+    for 181/10, never a Python fraction or tuple; placement points, then points, as "4 · 12"."""
+    if isinstance(value, tuple):
+        return " · ".join(shown_value(part) for part in value)
+    if isinstance(value, int | float | Fraction):
+        return _number(format_number(value))
+    return str(value)
 
 
 def _phrase(part: str, names: Mapping[int, str]) -> str:

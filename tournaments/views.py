@@ -7,13 +7,15 @@ competition see all of it, with full names.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from scoring.explanations import for_people
+from scoring.explanations import for_people, shown_value
 from tournaments import selectors, selectors_entry
 from tournaments.models import Club, Competition, Player, Round, ScoreSheet
 from tournaments.permissions import visible_competitions
@@ -148,6 +150,7 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
 def season(request: HttpRequest, slug: str) -> HttpResponse:
     seen = _access(request, slug)
     evenings, rows = selectors.season_rows(seen.competition, full_names=seen.manages)
+    rows = [replace(row, total=shown_value(row.total)) for row in rows]  # 18,1 in nl, never "181/10"
     return render(request, "season.html", {"competition": seen.competition, "evenings": evenings, "rows": rows})
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from django.utils import translation
 
-from scoring.explanations import for_people
+from scoring.explanations import for_people, shown_value
 
 NAMES = {2: "Anna", 3: "Bert", 5: "Chris", 7: "Dirk"}
 
@@ -59,3 +61,18 @@ def test_dutch_and_french_readers_get_decimal_commas_and_names(language: str) ->
     with translation.override(language):
         said = for_people("0.667 points per deal; tied on points per deal with #7 and #9", NAMES)
     assert "0,667" in said and "Dirk" in said and "#9" in said and "#7" not in said and "0.667" not in said
+
+
+@pytest.mark.parametrize(
+    ("language", "value", "shown"),
+    [
+        ("en", Fraction(181, 10), "18.1"),
+        ("nl", Fraction(181, 10), "18,1"),
+        ("fr", Fraction(2, 3), "0,667"),
+        ("en", 12, "12"),
+        ("nl", (Fraction(4), -12), "4 · -12"),
+    ],
+)
+def test_a_season_total_reads_as_a_number_never_a_fraction(language: str, value: object, shown: str) -> None:
+    with translation.override(language):
+        assert shown_value(value) == shown

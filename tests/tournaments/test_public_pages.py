@@ -458,6 +458,20 @@ def test_the_club_page_lists_its_public_competitions_and_all_of_them_for_its_adm
     assert url in {a.attrs.get("href") for a in page(Client().get(reverse("home"))).find_all("a")}
 
 
+def test_a_season_with_decay_shows_its_totals_as_numbers_in_the_readers_language() -> None:
+    competition = seated_competition(players=4, rounds=2, kind="league", evening_decay=0.9)
+    with quietly():
+        record_deal(sheet_of(competition, 1), ALLEEN_6)  # seat 2: +9 on the first evening, which counts 0.9 times
+        record_deal(sheet_of(competition, 2), ALLEEN_6)
+    url = reverse("season", args=[competition.slug])
+
+    totals = {row[-2] for row in rows(page(Client().get(url)).find("table", id="season"))}
+    dutch = {row[-2] for row in rows(page(Client().get(url, HTTP_ACCEPT_LANGUAGE="nl")).find("table", id="season"))}
+
+    assert not any("/" in total for total in totals | dutch), totals | dutch
+    assert "-5.7" in totals and "-5,7" in dutch  # -3 x 0.9 - 3: a decimal, as each reader writes it
+
+
 # -- queries do not grow with the data ----------------------------------------------------------------------------
 
 
