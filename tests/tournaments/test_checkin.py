@@ -318,3 +318,19 @@ def test_an_empty_form_is_refused_field_by_field_with_the_cursor_in_the_first() 
     assert response.status_code == 400 and page.count('class="errorlist"') == 2
     assert re.search(r'<input[^>]*name="name"[^>]*autofocus', page)
     assert not CheckIn.objects.exists()
+
+
+def test_after_the_last_round_a_competition_may_have_nobody_checks_in() -> None:
+    competition = league()
+    Round.objects.create(competition=competition, number=1000, status=Round.Status.FINALISED)
+    with pytest.raises(services.CheckInRefused, match="1000 rounds"):
+        services.check_in(registrations(competition)[0], via=CheckIn.Via.CODE)
+    assert not CheckIn.objects.exists()
+
+
+def test_a_check_in_refused_by_the_models_rules_is_a_refusal_not_an_error() -> None:
+    competition = league()
+    registration = registrations(competition)[0]
+    Registration.objects.filter(pk=registration.pk).update(withdrawn_at=timezone.now())
+    with pytest.raises(services.CheckInRefused, match="withdrawn"):
+        services.check_in(registration, via=CheckIn.Via.CODE)

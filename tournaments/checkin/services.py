@@ -19,9 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
+from tournaments import limits
 from tournaments.models import AuditEvent, CheckIn, Competition, Registration, Round, VenueCode
 from tournaments.models.sheets import format_table_code, new_table_code
 from tournaments.public_names import name_key
@@ -86,6 +88,11 @@ def target(competition: Competition) -> Target:
     if latest.status in OPEN:
         return Target(latest.number, latest)
     if latest.status == Status.FINALISED:
+        if latest.number + 1 not in limits.ROUND_NUMBER:
+            raise CheckInRefused(
+                gettext("%(competition)s has %(n)s rounds, the most a competition may have")
+                % {"competition": competition, "n": limits.ROUND_NUMBER.high}
+            )
         return Target(latest.number + 1, None)
     raise CheckInRefused(
         gettext("Round %(number)s is being played: check-in opens again for the next round. Ask the organiser.")
@@ -134,7 +141,10 @@ def check_in(registration: Registration, *, via: str, device: str = "") -> Resul
         if existing is not None:
             return Result(existing, False, public_name(fresh.player))
         made = CheckIn(registration=fresh, round_number=number, via=via, device=device[:32])
-        made.full_clean()
+        try:
+            made.full_clean(validate_constraints=False)  # "once" is the database's: a race is idempotent below
+        except ValidationError as exc:
+            raise CheckInRefused(" ".join(exc.messages)) from exc
         try:
             with transaction.atomic():
                 made.save()
