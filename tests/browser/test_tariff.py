@@ -18,11 +18,13 @@ from tests.browser.conftest import (
     PHONE,
     assert_accessible,
     assert_no_csp_violations,
+    login,
     new_page,
     script_errors,
     shoot,
 )
 from tests.factories import seated_competition
+from tests.roles import make_roles
 from tournaments.contract_names import contract_name
 from tournaments.tariff.card import wiezen_card
 
@@ -96,6 +98,12 @@ def test_the_sheet_page_links_to_the_card_and_zwicken_gets_its_own(browser: Brow
         assert page.locator("#tariff-table tr[data-contract='solo']").count() == 1  # iwwa has solo
         assert "does not count double" in page.locator("#after-pass").inner_text()
         _clean(page, "tariff card from the sheet")
+        # and from the entry page, where the table keeps its score
+        login(page, live_server, make_roles(competition).organiser)
+        page.goto(reverse("sheet-entry", args=[competition.slug, 1, 1]))
+        page.locator(f"a[href='{reverse('tariff', args=[competition.slug])}']").first.click()
+        page.wait_for_url(f"**{reverse('tariff', args=[competition.slug])}")
+        assert page.locator("#tariff-table tr[data-contract='solo_slim'] td.made").inner_text() == "+90 / \u221230"
     finally:
         page.context.close()
 
