@@ -159,6 +159,7 @@ def test_a_player_with_an_account_checks_in_with_one_button_and_the_organiser_se
     desk.goto(f"/manage/c/{competition.slug}/check-in/")
     expect(desk.locator("table.arrivals tbody tr")).to_have_count(8)
     clean(desk, "organiser's check-in page")
+    shoot(desk, "checkin-organiser")
     desk.get_by_role("button", name="Seat round 1 with who checked in").click()
     expect(desk).to_have_url(f"{live_server.url}/manage/c/{competition.slug}/r1/")
     expect(desk.locator(".messages")).to_contain_text("Round 1 is seated with who checked in")
