@@ -7,6 +7,7 @@ the card does not use, so a tariff the card misreads fails here.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -201,3 +202,18 @@ def test_the_card_is_shown_exactly_when_the_competition_page_is(client: Client) 
     assert client.get(reverse("tariff", args=[hidden.slug])).status_code == 404
     client.force_login(make_roles(hidden).organiser)
     assert client.get(reverse("tariff", args=[hidden.slug])).status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("preset,game", [("flemish", "wiezen"), ("zwicken", "zwicken")])
+def test_the_cards_inline_script_and_style_carry_the_policys_nonce(client: Client, preset: str, game: str) -> None:
+    from tests.test_security import csp, nonces_of
+
+    response = client.get(reverse("tariff", args=[_competition(preset, game=game).slug]))
+    html = response.content.decode()
+    inline = nonces_of(html)
+    assert {tag for tag, _ in inline} == {"script", "style"}
+    policy = csp(response)
+    for tag, nonce in inline:
+        assert nonce and f"'nonce-{nonce}'" in policy[f"{tag}-src"], tag
+    assert not re.search(r"\son[a-z]+=", html) and not re.search(r'\sstyle="', html)
