@@ -7,10 +7,12 @@ competition see all of it, with full names.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
@@ -24,6 +26,7 @@ from tournaments.visibility import Access, access, results_visible_to
 
 POLL_SECONDS = 5  # how often the competition and round pages ask for fresh standings and tables
 STOP_POLLING = 286  # htmx stops a poll that answers this
+NOTHING_NEW = 204  # htmx swaps nothing for this answer
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -99,7 +102,8 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
 
 def round_detail(request: HttpRequest, slug: str, round_number: int) -> HttpResponse:
     """A round's tables: each sheet's state, deals entered and points. While the round is played the page polls
-    itself; a poll (htmx) gets only the live part (the same queries), and a stop when the round is finalised."""
+    itself; a poll (htmx) gets only the live part (the same queries), nothing (204) when it has not changed since
+    the poll before (``seen``: a digest of what that one showed), and a stop (286) when the round is finalised."""
     seen = _access(request, slug, results=True)
     round_ = _round(seen, round_number)
     live = seen.competition.closed_at is None and round_.status != Round.Status.FINALISED
@@ -111,7 +115,12 @@ def round_detail(request: HttpRequest, slug: str, round_number: int) -> HttpResp
         "live": live,
         "poll_seconds": POLL_SECONDS,
     }
-    if request.htmx:
+    tables_html = render_to_string("public/_round_tables.html", context, request)
+    fingerprint = hashlib.sha256(tables_html.encode()).hexdigest()[:16]
+    context |= {"tables_html": tables_html, "fingerprint": fingerprint}
+    if request.htmx and live and request.GET.get("seen") == fingerprint:
+        response = HttpResponse(status=NOTHING_NEW)  # nothing swapped: a focused link keeps its focus
+    elif request.htmx:
         response = render(request, "public/_round_live.html", context, status=200 if live else STOP_POLLING)
     else:
         response = render(request, "public/round.html", context)

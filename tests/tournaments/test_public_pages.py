@@ -269,13 +269,27 @@ def test_the_round_page_polls_itself_and_a_poll_gets_its_tables_alone(world: Wor
     url = reverse("round", args=[world.competition.slug, 1])
 
     live = page(Client().get(url)).find("div", id="round-live")
-    assert live.attrs["hx-get"] == url and live.attrs["hx-trigger"] == "every 5s"
+    assert live.attrs["hx-get"].startswith(f"{url}?seen=") and live.attrs["hx-trigger"] == "every 5s"
     response = Client().get(url, HTTP_HX_REQUEST="true")
     assert "HX-Request" in response["Vary"]
     html = response.content.decode()
     assert "<html" not in html and "<h1" not in html
     (card,) = page(response).find_all("section", class_="card")
     assert card.find("p").text() == "Draft (provisional) · 1 of 16 deals"
+
+
+def test_a_poll_of_an_unchanged_round_swaps_nothing_and_one_after_an_entry_swaps_the_tables(world: World) -> None:
+    url = reverse("round", args=[world.competition.slug, 1])
+    poll = page(Client().get(url)).find("div", id="round-live").attrs["hx-get"]
+
+    assert Client().get(poll, HTTP_HX_REQUEST="true").status_code == 204  # nothing new: nothing swapped
+    with quietly():
+        record_deal(world.sheet, ALLEEN_4)
+    response = Client().get(poll, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    (card,) = page(response).find_all("section", class_="card")
+    assert card.find("p").text() == "Draft (provisional) · 2 of 16 deals"
+    assert page(response).find("div", id="round-live").attrs["hx-get"] != poll  # the next poll compares with this
 
 
 def test_a_finalised_round_stops_the_polling(world: World) -> None:
