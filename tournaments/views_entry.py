@@ -272,7 +272,10 @@ def entry_preview(request: HttpRequest, slug: str, round_number: int, table_numb
             form.add_error(form.engine_field(error.field), person_message(error, _names(access)))
     else:
         preview = DealPreview(None)
-    return render(request, "entry/_preview.html", {**_page(request, access, form, preview), "oob": True})
+    # only what the preview shows: not the sheet's lines, reviews or penalties, which a keystroke does not change
+    return render(
+        request, "entry/_preview.html", {"seats": access.seats, "form": form, "preview": preview, "oob": True}
+    )
 
 
 @require_POST
