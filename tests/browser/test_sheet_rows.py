@@ -141,6 +141,9 @@ def test_a_table_of_five_with_24_deals_says_who_sits_out_how_often(browser: Brow
     for text in expected:
         expect(public.locator(".sit-outs")).to_contain_text(text)
     clean(public, "public sheet of a table of five")
+    public.goto(f"{sheet_path(sheet, entry=True)}?code={sheet.captain_code}")
+    for text in expected:
+        expect(public.locator(".sit-outs")).to_contain_text(text)
 
     organiser = new_page(browser, live_server, DESKTOP)
     login(organiser, live_server, UserFactory(username="boss", is_staff=True, is_superuser=True))
