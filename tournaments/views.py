@@ -68,16 +68,26 @@ def _standings_context(seen: Access) -> dict[str, object]:
     }
 
 
+def _rounds_context(request: HttpRequest, seen: Access) -> dict[str, object]:
+    """The competition's rounds with their status and progress, as HTML, and a digest of it (what a poll has seen)."""
+    rounds = selectors.competition_rounds(seen.competition, drafts=seen.manages)
+    html = render_to_string("public/_rounds_list.html", {"competition": seen.competition, "rounds": rounds}, request)
+    return {"rounds_html": html, "rounds_fingerprint": _digest(html)}
+
+
+def _digest(html: str) -> str:
+    return hashlib.sha256(html.encode()).hexdigest()[:16]
+
+
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
     seen = _access(request, slug)
-    rounds = selectors.competition_rounds(seen.competition, drafts=seen.manages) if seen.results else []
     return render(
         request,
         "competition.html",
         {
             **_standings_context(seen),
+            **(_rounds_context(request, seen) if seen.results else {}),
             "statistics": selectors.competition_statistics(seen.competition),
-            "rounds": rounds,
             "results": seen.results,
             "manages": seen.manages,
         },
@@ -88,14 +98,16 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings table and its age, alone: what the competition page polls to stay current without reloading.
 
-    A poll (htmx) also brings the rounds' status and progress, swapped in out of band where the page lists them
-    (one query more), so nothing on the page that changes with entries waits for a reload.
+    A poll (htmx) also reads the rounds' status and progress (one query more) and, when they changed since the poll
+    before (``rounds_seen``: the digest that one had), swaps them in out of band where the page lists them; so
+    nothing on the page that changes with entries waits for a reload, and a focused round link stays focused.
     """
     seen = _access(request, slug)
     context = _standings_context(seen)
     if request.htmx and seen.results:
-        context["rounds"] = selectors.competition_rounds(seen.competition, drafts=seen.manages)
-        context["rounds_out_of_band"] = True
+        rounds = _rounds_context(request, seen)
+        if request.GET.get("rounds_seen") != rounds["rounds_fingerprint"]:
+            context |= {**rounds, "rounds_out_of_band": True}
     status = STOP_POLLING if request.htmx and not context["live"] else 200
     return render(request, "public/_standings.html", context, status=status)
 
@@ -116,7 +128,7 @@ def round_detail(request: HttpRequest, slug: str, round_number: int) -> HttpResp
         "poll_seconds": POLL_SECONDS,
     }
     tables_html = render_to_string("public/_round_tables.html", context, request)
-    fingerprint = hashlib.sha256(tables_html.encode()).hexdigest()[:16]
+    fingerprint = _digest(tables_html)
     context |= {"tables_html": tables_html, "fingerprint": fingerprint}
     if request.htmx and live and request.GET.get("seen") == fingerprint:
         response = HttpResponse(status=NOTHING_NEW)  # nothing swapped: a focused link keeps its focus

@@ -55,6 +55,14 @@ def test_the_rounds_on_the_competition_page_follow_confirmations_without_a_reloa
     expect(first).to_contain_text("0 of 2 tables confirmed")
     marker = page.evaluate("() => (window.__notReloaded = true)")
     assert marker is True
+    link = first.locator("a")
+    link.focus()
+    standings = reverse("competition-standings", args=[site.tournament.slug])
+    with page.expect_response(lambda r: standings in r.url, timeout=POLL_WAIT_MS) as poll:
+        pass
+    assert "rounds_seen=" in poll.value.url
+    page.wait_for_timeout(300)  # the poll's answer swapped in
+    assert link.evaluate("a => a === document.activeElement"), "a poll that changed nothing took the focus away"
 
     confirm_sheet(sheet_of(site, 1, 2), by=UserFactory())
 
@@ -73,6 +81,13 @@ def test_the_round_page_follows_entries_and_confirmations_without_a_reload(
     expect(first.locator("p.muted").first).to_contain_text(f"5 of {deals} deals")
     expect(second.locator("p.muted").first).to_contain_text("Entered")
     desktop.evaluate("() => (window.__notReloaded = true)")
+    link = first.locator("h2 a")
+    link.focus()
+    round_url = reverse("round", args=[site.tournament.slug, 1])
+    with desktop.expect_response(lambda r: round_url in r.url and "seen=" in r.url, timeout=POLL_WAIT_MS) as poll:
+        pass
+    assert poll.value.status == 204  # nothing changed: nothing swapped
+    assert link.evaluate("a => a === document.activeElement"), "a poll that changed nothing took the focus away"
 
     sheet = sheet_of(site, 1, 1)
     rules = site.tournament.rule_set.engine_rules()

@@ -251,10 +251,26 @@ def test_a_poll_brings_the_rounds_progress_out_of_band_and_a_plain_visit_only_th
     url = reverse("competition-standings", args=[world.competition.slug])
 
     polled = page(Client().get(url, HTTP_HX_REQUEST="true"))
-    (rounds,) = polled.find_all("ul", id="rounds")
-    assert rounds.attrs["hx-swap-oob"] == "true"
-    assert [li.text() for li in rounds.find_all("li")] == ["Round 1 · In play · 0 of 1 table confirmed"]
+    (live,) = polled.find_all("div", id="rounds-live")
+    assert live.attrs["hx-swap-oob"] == "true"
+    assert [li.text() for li in live.find("ul", id="rounds").find_all("li")] == [
+        "Round 1 · In play · 0 of 1 table confirmed"
+    ]
     assert not page(Client().get(url)).find_all("ul", id="rounds")  # a plain visit: the standings alone
+
+
+def test_a_poll_brings_the_rounds_again_only_when_they_changed(world: World) -> None:
+    competition_page = page(Client().get(reverse("competition", args=[world.competition.slug])))
+    assert competition_page.find("div", id="standings-live").attrs["hx-include"] == "#rounds-seen"
+    seen = competition_page.find("input", id="rounds-seen").attrs["value"]
+    url = reverse("competition-standings", args=[world.competition.slug])
+
+    unchanged = page(Client().get(f"{url}?rounds_seen={seen}", HTTP_HX_REQUEST="true"))
+    assert unchanged.find_all("table", id="standings") and not unchanged.find_all("ul", id="rounds")
+    Round.objects.filter(pk=world.sheet.table.round_id).update(status=Round.Status.COMPLETE)
+    changed = page(Client().get(f"{url}?rounds_seen={seen}", HTTP_HX_REQUEST="true"))
+    assert "Round 1 · Complete ·" in changed.find("ul", id="rounds").text()
+    assert changed.find("input", id="rounds-seen").attrs["value"] != seen
 
 
 def test_a_poll_brings_no_rounds_where_the_public_sees_only_the_standings(world: World) -> None:
