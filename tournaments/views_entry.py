@@ -246,7 +246,7 @@ def _page(
         "sheet": sheet,
         "seats": seats,
         "form": form,
-        "lines": selectors.sheet_lines(sheet),
+        "lines": selectors.sheet_lines(sheet, [seat.player.name for seat in seats]),
         "captain": access.captain,
         "preview": preview,
         "needs": {c: needed_fields(c) for c, _label in form.fields["contract"].choices}

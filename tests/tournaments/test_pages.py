@@ -22,6 +22,7 @@ import games
 from scoring.models import Standing
 from tests.factories import ClubFactory, CompetitionFactory, PlayerFactory, seated_competition
 from tests.roles import Roles, make_roles
+from tournaments.line_errors import person_message
 from tournaments.models import Competition, DealEntry, Penalty, ScoreSheet
 from tournaments.services.competitions import register_players
 from tournaments.services.entry import record_deal
@@ -242,13 +243,12 @@ def seat_columns(doc: Element) -> list[tuple[int, str]]:
 
 
 def sheet_table(doc: Element, size: int) -> tuple[list[list[int]], list[list[int]]]:
-    """(points by line, running totals by line) as shown on the page."""
+    """(points by line, running totals by line) as shown on the page: each deal is a row saying what was played
+    (its deal number a row header), a row of points by seat and a row of running totals."""
     body = rows(doc.find("table", class_="sheet"))
-    lines, totals = body[0::2], body[1::2]
-    assert all(row[1] == "total" for row in totals)
-    return [[int(c) for c in row[2 : 2 + size]] for row in lines], [
-        [int(c) for c in row[2 : 2 + size]] for row in totals
-    ]
+    lines, totals = body[1::3], body[2::3]
+    assert all(row[0] == "total" for row in totals)
+    return [[int(c) for c in row[:size]] for row in lines], [[int(c) for c in row[1 : 1 + size]] for row in totals]
 
 
 def test_the_sheet_page_shows_each_line_with_points_per_seat_and_running_totals(
@@ -275,12 +275,21 @@ def test_the_sheet_page_keeps_the_history_of_a_corrected_line(client: Client, sh
     points, totals = sheet_table(doc, 4)
     assert points == [[-2, 6, -2, -2], [3, -3, -3, 3]]
     assert totals[-1] == [1, 3, -5, 1]
-    assert rows(doc.find("table", class_="sheet"))[0][0] == "1 v2"
+    assert doc.find("table", class_="sheet").find("tbody").find("th").text() == "1 v2"
     history = [li.text() for li in doc.find("details").find_all("li")]
     assert len(history) == 3
-    assert history[0].startswith("deal 1 v1: alleen [-3, -3, 9, -3]") and "(superseded)" in history[0]
-    assert history[1].startswith("deal 1 v2: alleen [-2, 6, -2, -2]") and "superseded" not in history[1]
-    assert history[2].startswith("deal 2 v1: vraag [3, -3, -3, 3]")
+    who = names_by_seat(sheet)
+    assert history[0].startswith(
+        f"deal 1 v1: Alleen — seat 3 {who[2]} — 6 tricks, made · points by seat -3 / -3 / 9 / -3"
+    )
+    assert "(superseded)" in history[0]
+    assert history[1].startswith(
+        f"deal 1 v2: Alleen — seat 2 {who[1]} — 5 tricks, made · points by seat -2 / 6 / -2 / -2"
+    )
+    assert "superseded" not in history[1]
+    assert (
+        history[2].startswith("deal 2 v1: Vraag en meegaan — seat ") and "points by seat 3 / -3 / -3 / 3" in history[2]
+    )
 
 
 # -- the entry form -----------------------------------------------------------------------------------------------
@@ -337,13 +346,15 @@ def test_posting_a_valid_line_stores_it_and_returns_to_the_form(
     assert stored.created_by == roles.club_admin and stored.idempotency_key == "form-1"
 
 
-def test_posting_a_bad_line_shows_the_engines_messages_beside_the_fields_and_stores_nothing(
+def test_posting_a_bad_line_shows_the_engines_errors_as_people_read_them_beside_the_fields_and_stores_nothing(
     client: Client, sheet: ScoreSheet, roles: Roles
 ) -> None:
     line = {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [1, 2], "tricks": 14}
     with pytest.raises(games.InvalidLine) as judged:  # what the engine itself says of this line
         games.Sheet(games.find("iwwa"), players=4, deals=16).add(line)
-    expected = {(e.field, e.message) for e in judged.value.errors}
+    names = [seat.player.name for seat in sheet.table.seats.select_related("player").order_by("position")]
+    # as a person reads it (tournaments.line_errors): seats from 1 with names, no codes
+    expected = {(e.field, person_message(e, names)) for e in judged.value.errors}
     assert {f for f, _ in expected} == {"declarers", "tricks"}
     client.force_login(roles.club_admin)
 
@@ -471,5 +482,5 @@ def test_at_a_table_of_five_the_dealer_sits_out_with_zero(client: Client) -> Non
     assert seat_columns(doc) == list(enumerate(names_by_seat(sheet), start=1))
     points, _ = sheet_table(doc, 5)
     assert points == [[0, -3, 9, -3, -3]]
-    first_line = doc.find("table", class_="sheet").find("tbody").find("tr")
-    assert [i for i, td in enumerate(first_line.find_all("td")[2:7]) if "out" in (td.attrs.get("class") or "")] == [0]
+    first_points = doc.find("table", class_="sheet").find("tbody").find_all("tr")[1]
+    assert [i for i, td in enumerate(first_points.find_all("td")[0:5]) if "out" in (td.attrs.get("class") or "")] == [0]

@@ -386,8 +386,12 @@ def test_the_sheet_page_sums_each_seat_and_links_the_players(world: World) -> No
     totals = doc.find("table", id="sheet-totals")
     names = [public_name(seat.player) for seat in world.sheet.table.seats.order_by("position")]
     assert rows(totals) == [["1", names[0], "1"], ["2", names[1], "1"], ["3", names[2], "-3"], ["4", names[3], "1"]]
-    contracts = [cells[1] for cells in rows(doc.find("table", class_="sheet"))[0::2]]
-    assert contracts == ["Alleen (3) · 6", "Alleen (3) · 4"]  # the declarer at position 2 sits in seat 3
+    contracts = [cells[0] for cells in rows(doc.find("table", class_="sheet"))[0::3]]
+    # the declarer at position 2 sits in seat 3
+    assert contracts == [
+        f"Alleen — seat 3 {names[2]} — 6 tricks, made",
+        f"Alleen — seat 3 {names[2]} — 4 tricks, failed",
+    ]
     assert totals.find("a").attrs["href"] == reverse("player", args=[world.sheet.table.seats.get(position=0).player_id])
     assert doc.find("a", href=reverse("round", args=[world.competition.slug, 1]))
 
