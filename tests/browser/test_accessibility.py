@@ -68,6 +68,14 @@ VISITS = [
     ),
     Visit("manage-players", lambda site: reverse("manage-players", args=[site.tournament.slug]), who="organiser"),
     Visit("manage-round", lambda site: reverse("manage-round", args=[site.tournament.slug, 1]), who="organiser"),
+    Visit("tariff", lambda site: reverse("tariff", args=[site.tournament.slug])),
+    Visit("check-in", lambda site: reverse("checkin", args=[site.league.slug])),
+    Visit("manage-check-in", lambda site: reverse("manage-checkin", args=[site.league.slug]), who="organiser"),
+    Visit(
+        "manage-check-in-poster",
+        lambda site: reverse("manage-checkin-poster", args=[site.league.slug]),
+        who="organiser",
+    ),
 ]
 
 # Violations in templates this suite does not own (their owners are rewriting them): known, reported, to be fixed
