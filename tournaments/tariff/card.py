@@ -154,14 +154,11 @@ def _row(rules: RuleSet, contract: str, level: int | None) -> Row:
         further = at(target - 2) if target >= 2 else failed
         over = at(target + 1) - made if target + 1 < top else Pair(0, 0)
     under = further - failed
-    linear_top = made + over.times(top - target)
     all_tricks = None
     if not shape.exact and target < top and compiled.doubles_on_all_tricks:
-        all_tricks = at(top)
+        all_tricks = at(top)  # onder tafel: not what the overtricks add up to
     elif not shape.exact and target + 1 == top:
         over = at(top) - made  # the only overtrick is the last one: nothing else to read it from
-        linear_top = at(top)
-    assert all_tricks is not None or shape.exact or at(top) == linear_top
     return Row(
         contract=contract,
         level=level,
