@@ -75,6 +75,13 @@ def _rounds_context(request: HttpRequest, seen: Access) -> dict[str, object]:
     return {"rounds_html": html, "rounds_fingerprint": _digest(html)}
 
 
+def _statistics_context(request: HttpRequest, seen: Access) -> dict[str, object]:
+    """The competition's contract statistics as HTML, and a digest of it (what a poll has seen)."""
+    statistics = selectors.competition_statistics(seen.competition)
+    html = render_to_string("public/_statistics_table.html", {"statistics": statistics}, request)
+    return {"statistics_html": html, "statistics_fingerprint": _digest(html)}
+
+
 def _digest(html: str) -> str:
     return hashlib.sha256(html.encode()).hexdigest()[:16]
 
@@ -87,7 +94,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             **_standings_context(seen),
             **(_rounds_context(request, seen) if seen.results else {}),
-            "statistics": selectors.competition_statistics(seen.competition),
+            **_statistics_context(request, seen),
             "results": seen.results,
             "manages": seen.manages,
         },
@@ -98,9 +105,10 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings table and its age, alone: what the competition page polls to stay current without reloading.
 
-    A poll (htmx) also reads the rounds' status and progress (one query more) and, when they changed since the poll
-    before (``rounds_seen``: the digest that one had), swaps them in out of band where the page lists them; so
-    nothing on the page that changes with entries waits for a reload, and a focused round link stays focused.
+    A poll (htmx) also reads the rounds' status and progress and the contract statistics (a query each) and, when
+    they changed since the poll before (``rounds_seen``, ``statistics_seen``: the digests that one had), swaps them
+    in out of band where the page shows them; so nothing on the page that changes with entries waits for a reload,
+    and a focused round link stays focused.
     """
     seen = _access(request, slug)
     context = _standings_context(seen)
@@ -108,6 +116,10 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
         rounds = _rounds_context(request, seen)
         if request.GET.get("rounds_seen") != rounds["rounds_fingerprint"]:
             context |= {**rounds, "rounds_out_of_band": True}
+    if request.htmx:
+        statistics = _statistics_context(request, seen)
+        if request.GET.get("statistics_seen") != statistics["statistics_fingerprint"]:
+            context |= {**statistics, "statistics_out_of_band": True}
     status = STOP_POLLING if request.htmx and not context["live"] else 200
     return render(request, "public/_standings.html", context, status=status)
 

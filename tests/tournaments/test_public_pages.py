@@ -261,7 +261,7 @@ def test_a_poll_brings_the_rounds_progress_out_of_band_and_a_plain_visit_only_th
 
 def test_a_poll_brings_the_rounds_again_only_when_they_changed(world: World) -> None:
     competition_page = page(Client().get(reverse("competition", args=[world.competition.slug])))
-    assert competition_page.find("div", id="standings-live").attrs["hx-include"] == "#rounds-seen"
+    assert "#rounds-seen" in competition_page.find("div", id="standings-live").attrs["hx-include"]
     seen = competition_page.find("input", id="rounds-seen").attrs["value"]
     url = reverse("competition-standings", args=[world.competition.slug])
 
@@ -271,6 +271,21 @@ def test_a_poll_brings_the_rounds_again_only_when_they_changed(world: World) -> 
     changed = page(Client().get(f"{url}?rounds_seen={seen}", HTTP_HX_REQUEST="true"))
     assert "Round 1 · Complete ·" in changed.find("ul", id="rounds").text()
     assert changed.find("input", id="rounds-seen").attrs["value"] != seen
+
+
+def test_a_poll_brings_the_contract_statistics_again_only_when_they_changed(world: World) -> None:
+    competition_page = page(Client().get(reverse("competition", args=[world.competition.slug])))
+    assert "#statistics-seen" in competition_page.find("div", id="standings-live").attrs["hx-include"]
+    seen = competition_page.find("input", id="statistics-seen").attrs["value"]
+    url = f"{reverse('competition-standings', args=[world.competition.slug])}?statistics_seen={seen}"
+
+    assert not page(Client().get(url, HTTP_HX_REQUEST="true")).find_all("div", id="statistics-live")
+    with quietly():
+        record_deal(world.sheet, ALLEEN_4)
+    computed(competition=world.competition)
+    (live,) = page(Client().get(url, HTTP_HX_REQUEST="true")).find_all("div", id="statistics-live")
+    assert live.attrs["hx-swap-oob"] == "true"
+    assert rows(live.find("table", id="contracts-played")) == [["Alleen", "2", "1", "50"]]
 
 
 def test_a_poll_brings_no_rounds_where_the_public_sees_only_the_standings(world: World) -> None:
