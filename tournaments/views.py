@@ -121,7 +121,9 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
         if request.GET.get("statistics_seen") != statistics["statistics_fingerprint"]:
             context |= {**statistics, "statistics_out_of_band": True}
     status = STOP_POLLING if request.htmx and not context["live"] else 200
-    return render(request, "public/_standings.html", context, status=status)
+    response = render(request, "public/_standings.html", context, status=status)
+    patch_vary_headers(response, ["HX-Request"])  # a poll gets more than a plain visit: caches must tell them apart
+    return response
 
 
 def round_detail(request: HttpRequest, slug: str, round_number: int) -> HttpResponse:

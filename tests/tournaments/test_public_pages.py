@@ -257,6 +257,7 @@ def test_a_poll_brings_the_rounds_progress_out_of_band_and_a_plain_visit_only_th
         "Round 1 · In play · 0 of 1 table confirmed"
     ]
     assert not page(Client().get(url)).find_all("ul", id="rounds")  # a plain visit: the standings alone
+    assert "HX-Request" in Client().get(url)["Vary"]
 
 
 def test_a_poll_brings_the_rounds_again_only_when_they_changed(world: World) -> None:
