@@ -21,7 +21,7 @@ from pytest_django.live_server_helper import LiveServer
 from games.generate import random_session
 from scoring.models import Rating
 from scoring.services import recompute_standings
-from tests.browser.conftest import assert_accessible, assert_no_csp_violations, login, script_errors
+from tests.browser.conftest import assert_accessible, assert_no_csp_violations, login, script_errors, shoot
 from tests.browser.sites import Site, build_site
 from tests.factories import seated_competition
 from tournaments.models import Competition, ScoreSheet
@@ -104,6 +104,7 @@ def test_the_player_chart_reads_its_numbers_in_every_language(
     assert float(line["y1"]) == pytest.approx(expected, abs=0.1) == float(line["y2"])
     first = element_points(attributes)[0]
     assert first[1] == pytest.approx(expected, abs=0.1)  # the series starts on the zero line
+    shoot(desktop, f"player-chart-{language}")
     clean(desktop, f"player page ({language})")
 
 
