@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 
 import games
 from games.errors import GameError, InvalidSheet
+from tournaments.line_errors import person_message
 from tournaments.models import (
     Club,
     Competition,
@@ -167,7 +168,8 @@ def round_progress(round_: Round) -> Progress:
     for table in tables:
         sheet = table.sheet
         sheet_lines = lines.get(sheet.pk, [])
-        errors = [broken_rules] if rules is None else _line_errors(rules, sheet_lines, table.size, competition)
+        names = [full_name(s.player) for s in table.seats.all()]  # by position (the prefetch orders them)
+        errors = [broken_rules] if rules is None else _line_errors(rules, sheet_lines, table.size, competition, names)
         changed = [t for t in (table.last_entry, sheet.updated_at if sheet.state != State.DRAFT else None) if t]
         rows.append(
             TableProgress(
@@ -192,14 +194,20 @@ def round_progress(round_: Round) -> Progress:
     )
 
 
-def _line_errors(rules: games.RuleSet, lines: list[Any], size: int, competition: Competition) -> list[str]:
+def _line_errors(
+    rules: games.RuleSet, lines: list[Any], size: int, competition: Competition, names: list[str]
+) -> list[str]:
     """What the engine finds wrong with a sheet's stored lines under today's rule set (empty when nothing)."""
     if not lines:
         return []
     try:
         games.sheet_from_lines(rules, lines, players=size, deals=competition.deals_per_session)
     except InvalidSheet as exc:
-        return [gettext("deal %(deal)s: %(error)s") % {"deal": f.line_number, "error": f} for f in exc.lines]
+        return [
+            gettext("deal %(deal)s: %(error)s") % {"deal": f.line_number, "error": person_message(e, names)}
+            for f in exc.lines
+            for e in f.errors
+        ]
     except GameError as exc:
         return [str(exc)]
     return []

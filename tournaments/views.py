@@ -162,8 +162,8 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
     )
     round_.competition = seen.competition  # for the rule set, without reading it again
     sheet.table.round = round_
-    lines = selectors.sheet_lines(sheet)
     seats = selectors.shown_seats(sheet, full_names=seen.manages)
+    lines = selectors.sheet_lines(sheet, [seat.player.name for seat in seats])
     totals = lines[-1].running if lines else []
     return render(
         request,
@@ -174,7 +174,6 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
             "seats": seats,
             "lines": lines,
             "totals": [(seat, totals[seat.position] if seat.position < len(totals) else None) for seat in seats],
-            "history": selectors.sheet_history(sheet),
             "reviews": selectors_entry.sheet_reviews(sheet),
             "can_enter": seen.manages,
             "manages": seen.manages,  # who entered each version: their account names, for those who run it

@@ -135,7 +135,7 @@ def test_the_rating_is_called_what_it_is(desktop: Page, live_server: LiveServer,
 
     rating = desktop.locator("main > p").first.inner_text()
     assert rating.startswith(f"{RATING[language]}:"), rating
-    assert rating.endswith({"nl": "1 deling)", "fr": "1 donne)", "en": "1 deal)"}[language]), rating
+    assert rating.endswith({"nl": "1 spel)", "fr": "1 donne)", "en": "1 deal)"}[language]), rating
     rating_chart = desktop.locator("main > svg.chart polyline").get_attribute("points")
     assert rating_chart == "0.0,80.0 300.0,0.0"  # two ratings, no decimal commas
     assert "Elo" not in desktop.locator("main").inner_text()
@@ -160,7 +160,7 @@ def test_french_counts_one_deal_of_24_in_the_singular(desktop: Page, live_server
 
 # the standings' tooltips, under the points-per-deal method (a decimal value in words)
 TOOLTIP = {
-    "nl": r"-?\d+(,\d+)? punten? per deling",
+    "nl": r"-?\d+(,\d+)? punten? per spel",
     "fr": r"-?\d+(,\d+)? points? par donne",
     "en": r"-?\d+(\.\d+)? points? per deal",
 }

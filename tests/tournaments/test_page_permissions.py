@@ -262,6 +262,7 @@ PAGES: dict[str, Page] = {
     "set-language": Page("set_language", lambda w: reverse("set_language"), "post", lambda w: {"language": "nl"}),
     "api-schema": Page("api-schema", lambda w: reverse("api-schema")),
     "api-docs": Page("api-docs", lambda w: reverse("api-docs")),
+    "favicon": Page("favicon", lambda w: reverse("favicon")),
 }
 
 # -- the expectations -----------------------------------------------------------------------------------------------
@@ -358,6 +359,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "set-language":                   (GO,      GO,      GO,    GO,     GO,       GO,         GO,        GO),
     "api-schema":                     EVERYONE,
     "api-docs":                       EVERYONE,
+    "favicon":                        (GO,      GO,      GO,    GO,     GO,       GO,         GO,        GO),
 }
 # fmt: on
 

@@ -494,6 +494,7 @@ def test_the_club_page_lists_its_public_competitions_and_all_of_them_for_its_adm
     assert links == {
         reverse("competition", args=[public.slug]),
         reverse("season", args=[public.slug]),
+        reverse("checkin", args=[public.slug]),  # an open league: its players check in on league evenings
         reverse("competition", args=[results_private.slug]),
     }
     assert doc.find("h1").text() == "Klaverblad" and elsewhere.name not in doc.text()
