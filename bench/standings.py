@@ -44,9 +44,9 @@ def fresh_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def timed(fn: Any, *args: Any) -> tuple[float, Any]:
+def timed(fn: Any, *args: Any, **kwargs: Any) -> tuple[float, Any]:
     start = time.perf_counter()
-    result = fn(*args)
+    result = fn(*args, **kwargs)
     return time.perf_counter() - start, result
 
 
@@ -218,11 +218,7 @@ def main() -> None:
     build, competition = timed(generate, args.players, args.evenings, args.seed)
     lines = DealEntry.objects.count()
     print(f"season: {args.players} players, {args.evenings} evenings, {lines:,} deal lines (built in {build:.0f} s)")
-    t_standings, _ = (
-        timed(services.recompute_standings, competition.pk, claim=False)
-        if False
-        else timed(lambda: services.recompute_standings(competition.pk, claim=False))
-    )
+    t_standings, _ = timed(services.recompute_standings, competition.pk, claim=False)
     t_ratings, rated = timed(services.recompute_ratings)
     t_naive, naive = timed(naive_standings, competition)
     from scoring.models import Standing
