@@ -13,6 +13,7 @@ was played) does not see them; ``combined`` does, through its second key.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -43,18 +44,26 @@ class MethodOptions:
 
 
 def format_number(value: float | Fraction) -> str:
-    """Print a value for people: integers as such, fractions to at most three decimals."""
-    if isinstance(value, Fraction) and value.denominator == 1:
-        return str(value.numerator)
+    """Print a value for people: integers as such, others rounded to at most three decimals.
+
+    A value that rounds to a whole number prints as that number, and zero never
+    carries a sign: -1/3000 prints "0", 1.0001 prints "1". Ties round to even,
+    as Python's ``round`` does.
+    """
     if isinstance(value, int):
         return str(value)
-    if value in (float("inf"), float("-inf")):
-        return "none"
-    return f"{float(value):.3f}".rstrip("0").rstrip(".")
+    if isinstance(value, float) and not math.isfinite(value):
+        return "none" if math.isinf(value) else "nan"
+    thousandths = round(Fraction(value) * 1000)
+    whole, decimals = divmod(abs(thousandths), 1000)
+    sign = "-" if thousandths < 0 else ""
+    return f"{sign}{whole}" if decimals == 0 else f"{sign}{whole}.{decimals:03d}".rstrip("0")
 
 
-def _plural(value: Number, unit: str) -> str:
-    return f"{format_number(value)} {unit}{'' if value == 1 else 's'}"
+def _plural(value: Number | float, unit: str) -> str:
+    """``value`` with ``unit``, singular exactly when the number printed is 1 ("1 point", "0 points", "-1 points")."""
+    text = format_number(value)
+    return f"{text} {unit}{'' if text == '1' else 's'}"
 
 
 def _weight(evening: int, weights: Mapping[int, Fraction] | None) -> Number:
