@@ -119,7 +119,7 @@ _VALUES: list[tuple[re.Pattern[str], Callable[[str], str]]] = [
         lambda n: ngettext("%(n)s point per deal", "%(n)s points per deal", _count(n)) % {"n": _number(n)},
     ),
     (
-        re.compile(rf"(?P<n>{NUMBER}) penalty points"),
+        re.compile(rf"(?P<n>{NUMBER}) penalty points?"),
         lambda n: ngettext("%(n)s penalty point", "%(n)s penalty points", _count(n)) % {"n": _number(n)},
     ),
     (re.compile(rf"(?P<n>{NUMBER}) points?"), _points),

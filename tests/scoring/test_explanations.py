@@ -42,7 +42,7 @@ SAID = [
     ("not ranked: played 1 evening, 2 needed; 40 points", "not ranked: played 1 evening, 2 needed; 40 points"),
     (
         "10 points; tied on total points with #2, #3 and #5; "
-        "separated by fewer penalties (0 penalty points vs 1 penalty points)",
+        "separated by fewer penalties (0 penalty points vs 1 penalty point)",
         "10 points; tied on total points with Anna, Bert and Chris; "
         "separated by fewer penalties (0 penalty points vs 1 penalty point)",
     ),

@@ -81,6 +81,7 @@ def test_fewer_penalties_ranks_the_less_penalised_player_higher() -> None:
     assert FewerPenalties().value(3, RECORDS, PENALTIES) == -4
     assert FewerPenalties().value(2, RECORDS, PENALTIES) == 0
     assert FewerPenalties().describe(-3) == "3 penalty points"
+    assert FewerPenalties().describe(-1) == "1 penalty point"  # the number decides the unit, as elsewhere
 
 
 def test_the_registry_holds_every_tiebreak_under_its_key() -> None:
