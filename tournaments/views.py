@@ -18,7 +18,8 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from scoring.explanations import for_people, shown_value
-from tournaments import selectors, selectors_entry
+from scoring.models import Standing, StandingsState
+from tournaments import conditional, selectors, selectors_entry
 from tournaments.models import Club, Competition, Player, Round, ScoreSheet
 from tournaments.permissions import visible_competitions
 from tournaments.services.privacy import sees_full_name, shown_name
@@ -50,9 +51,20 @@ def _round(seen: Access, number: int) -> Round:
     return round_
 
 
-def _standings_context(seen: Access) -> dict[str, object]:
+def _standings_context(
+    seen: Access, parts: tuple[StandingsState | None, frozenset[int]] | None = None
+) -> dict[str, object]:
+    """The standings as the page shows them; ``parts`` (``conditional.standings_parts``) when already read."""
     competition = seen.competition
-    standings = selectors.competition_standings(competition)
+    state, provisional = parts or conditional.standings_parts(competition)
+    rows = list(Standing.objects.filter(competition=competition).select_related("player").order_by("rank", "player_id"))
+    standings = selectors.StandingsView(
+        rows,
+        state.computed_at if state else None,
+        (state.computed_version if state else 0) < competition.entries_version,
+        bool(state and state.queued),
+        provisional,
+    )
     # each row's value and explanation (its tooltip) in the reader's language, players named as the page names them
     names = {row.player_id: shown_name(row.player, seen.manages) for row in standings.rows}
     for row in standings.rows:
@@ -88,7 +100,7 @@ def _digest(html: str) -> str:
 
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
     seen = _access(request, slug)
-    return render(
+    response = render(
         request,
         "competition.html",
         {
@@ -99,6 +111,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "manages": seen.manages,
         },
     )
+    return conditional.conditional_body(request, response, seen.manages)
 
 
 @require_GET
@@ -111,7 +124,9 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     and a focused round link stays focused.
     """
     seen = _access(request, slug)
-    context = _standings_context(seen)
+    competition = seen.competition
+    state, provisional = parts = conditional.standings_parts(competition)
+    context: dict[str, object] = {}
     if request.htmx and seen.results:
         rounds = _rounds_context(request, seen)
         if request.GET.get("rounds_seen") != rounds["rounds_fingerprint"]:
@@ -120,10 +135,26 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
         statistics = _statistics_context(request, seen)
         if request.GET.get("statistics_seen") != statistics["statistics_fingerprint"]:
             context |= {**statistics, "statistics_out_of_band": True}
+    stale = (state.computed_version if state else 0) < competition.entries_version
+    live = competition.closed_at is None or stale or bool(state and state.queued)
+    tag = None
+    if live or not request.htmx:  # a stop (286) is answered in full: the poll must see it
+        computed_at = state.computed_at if state else None
+        age = selectors.StandingsView([], computed_at, stale, False).age
+        tag = conditional.etag(
+            request,
+            *conditional.standings_key(competition, state, provisional, age),
+            seen.manages,
+            context.get("rounds_fingerprint"),
+            context.get("statistics_fingerprint"),
+        )
+        if unchanged := conditional.not_modified(request, tag):
+            return unchanged
+    context = _standings_context(seen, parts) | context
     status = STOP_POLLING if request.htmx and not context["live"] else 200
     response = render(request, "public/_standings.html", context, status=status)
     patch_vary_headers(response, ["HX-Request"])  # a poll gets more than a plain visit: caches must tell them apart
-    return response
+    return conditional.labelled(request, response, tag)
 
 
 def round_detail(request: HttpRequest, slug: str, round_number: int) -> HttpResponse:
@@ -151,7 +182,7 @@ def round_detail(request: HttpRequest, slug: str, round_number: int) -> HttpResp
     else:
         response = render(request, "public/round.html", context)
     patch_vary_headers(response, ["HX-Request"])  # one address, two answers: caches must tell them apart
-    return response
+    return conditional.conditional_body(request, response, seen.manages)
 
 
 def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
@@ -165,7 +196,7 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
     seats = selectors.shown_seats(sheet, full_names=seen.manages)
     lines = selectors.sheet_lines(sheet, [seat.player.name for seat in seats])
     totals = lines[-1].running if lines else []
-    return render(
+    response = render(
         request,
         "sheet.html",
         {
@@ -179,6 +210,7 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
             "manages": seen.manages,  # who entered each version: their account names, for those who run it
         },
     )
+    return conditional.conditional_body(request, response, seen.manages)
 
 
 def season(request: HttpRequest, slug: str) -> HttpResponse:

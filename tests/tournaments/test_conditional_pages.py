@@ -1,0 +1,116 @@
+"""The live pages carry an ETag derived from what they show and answer 304 to a matching If-None-Match."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.models import StandingsState
+from tests.tournaments.test_public_pages import ALLEEN_4, World, client_of, computed, quietly, world  # noqa: F401
+from tournaments.models import Competition
+from tournaments.services.entry import record_deal
+
+pytestmark = pytest.mark.django_db
+
+
+def urls(world: World) -> dict[str, str]:  # noqa: F811
+    slug = world.competition.slug
+    return {
+        "standings": reverse("competition-standings", args=[slug]),
+        "competition": reverse("competition", args=[slug]),
+        "round": reverse("round", args=[slug, 1]),
+        "sheet": reverse("sheet", args=[slug, 1, world.sheet.table.number]),
+    }
+
+
+PAGES = ("standings", "competition", "round", "sheet")
+
+
+@pytest.fixture(autouse=True)
+def settled(world: World) -> None:  # noqa: F811
+    """Standings computed days ago: the pages say "3 days ago" for a while, rather than a new second each time."""
+    StandingsState.objects.filter(competition=world.competition).update(
+        computed_at=timezone.now() - timedelta(days=3, minutes=1)
+    )
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_an_unchanged_page_answers_304_with_the_etag_it_gave(world: World, page: str) -> None:  # noqa: F811
+    client = Client()
+    first = client.get(urls(world)[page])
+    assert first.status_code == 200
+    tag = first.headers["ETag"]
+    assert "Cookie" in first.headers["Vary"] and "Accept-Language" in first.headers["Vary"]
+    again = client.get(urls(world)[page], HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304
+    assert again.content == b""
+    assert again.headers["ETag"] == tag
+    # weak comparison, lists and "*"
+    assert client.get(urls(world)[page], HTTP_IF_NONE_MATCH=f'"other", W/{tag}').status_code == 304
+    assert client.get(urls(world)[page], HTTP_IF_NONE_MATCH="*").status_code == 304
+    assert client.get(urls(world)[page], HTTP_IF_NONE_MATCH='"other"').status_code == 200
+
+
+def test_an_htmx_poll_of_unchanged_standings_answers_304(world: World) -> None:  # noqa: F811
+    client = Client()
+    url = urls(world)["standings"]
+    first = client.get(url, HTTP_HX_REQUEST="true")
+    assert first.status_code == 200
+    again = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first.headers["ETag"])
+    assert again.status_code == 304
+    # a plain visit is another answer: another validator
+    assert client.get(url).headers["ETag"] != first.headers["ETag"]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_new_entry_and_recomputed_standings_give_a_fresh_body_and_a_new_etag(world: World, page: str) -> None:  # noqa: F811
+    client = Client()
+    first = client.get(urls(world)[page])
+    with quietly():
+        record_deal(world.sheet, ALLEEN_4)
+    computed(world.competition)
+    fresh = client.get(urls(world)[page], HTTP_IF_NONE_MATCH=first.headers["ETag"])
+    assert fresh.status_code == 200
+    assert fresh.content and fresh.content != first.content
+    assert fresh.headers["ETag"] != first.headers["ETag"]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_etag_differs_by_language_and_for_those_who_see_full_names(world: World, page: str) -> None:  # noqa: F811
+    url = urls(world)[page]
+    dutch, french = Client(), Client()
+    dutch.cookies["django_language"] = "nl"
+    french.cookies["django_language"] = "fr"
+    nl, fr = dutch.get(url), french.get(url)
+    assert nl.status_code == fr.status_code == 200
+    assert nl.headers["ETag"] != fr.headers["ETag"]
+    assert french.get(url, HTTP_IF_NONE_MATCH=nl.headers["ETag"]).status_code == 200
+    anonymous = Client().get(url)
+    admin = client_of(world, "club_admin").get(url)
+    assert admin.headers["ETag"] != anonymous.headers["ETag"]
+    assert client_of(world, "club_admin").get(url, HTTP_IF_NONE_MATCH=anonymous.headers["ETag"]).status_code == 200
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_hidden_competition_is_a_404_whatever_the_etag(world: World, page: str) -> None:  # noqa: F811
+    client = Client()
+    url = urls(world)[page]
+    tag = client.get(url).headers["ETag"]
+    Competition.objects.filter(pk=world.competition.pk).update(is_public=False)
+    for if_none_match in (tag, "*"):
+        hidden = client.get(url, HTTP_IF_NONE_MATCH=if_none_match)
+        assert hidden.status_code == 404
+        assert "ETag" not in hidden.headers
+
+
+def test_post_is_not_answered_conditionally(world: World) -> None:  # noqa: F811
+    client = Client()
+    url = urls(world)["round"]
+    tag = client.get(url).headers["ETag"]
+    posted = client.post(url, HTTP_IF_NONE_MATCH=tag)
+    assert posted.status_code not in (304, 412)
+    assert client.post(urls(world)["standings"], HTTP_IF_NONE_MATCH="*").status_code == 405

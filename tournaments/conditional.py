@@ -1,0 +1,112 @@
+"""Conditional answers for the live pages: an ``ETag`` derived from what a page shows, and ``304 Not Modified``
+(an empty body, the same ``ETag``) to a request whose ``If-None-Match`` matches it, so a phone polling an unchanged
+page revalidates instead of downloading it again.
+
+A validator always includes the language and whether the viewer sees full names, so two readers who see different
+pages never share one. The standings fragment's validator comes from small queries before rendering
+(``standings_parts``: the stored standings' version and which rows are provisional); pages known only once rendered
+take their body's digest (``conditional_body``): that still saves the download.
+
+Only GET and HEAD are answered conditionally; a 404 (a hidden competition) is decided before, so a 304 never tells
+more than the page would.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+
+from django.http import HttpRequest, HttpResponse
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.timesince import timesince
+from django.utils.translation import get_language
+
+from scoring.models import StandingsState
+from tournaments.models import Competition, SeatResult
+from tournaments.selectors import SETTLED
+
+# one address, several answers: a poll (htmx) gets more than a visit; the viewer's session decides the names shown,
+# and the language the words
+VARY = ("HX-Request", "Cookie", "Accept-Language")
+# a form's CSRF token is masked anew for each answer; any of them is good for the viewer's cookie, which Vary keeps
+CSRF_VALUE = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*"')
+
+
+def etag(request: HttpRequest, *parts: object) -> str:
+    """A strong validator for what ``parts`` describe, as seen in this request's language and by this viewer."""
+    key = "\x1f".join(str(part) for part in (get_language(), bool(getattr(request, "htmx", False)), *parts))
+    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+
+
+def conditional(request: HttpRequest) -> bool:
+    return request.method in ("GET", "HEAD")
+
+
+def labelled(request: HttpRequest, response: HttpResponse, tag: str | None) -> HttpResponse:
+    """``response`` with its validator, and told to caches: revalidate each time, tell viewers apart."""
+    if tag is not None:
+        response.headers["ETag"] = tag
+        patch_cache_control(response, no_cache=True)
+        if request.user.is_authenticated:
+            patch_cache_control(response, private=True)
+    patch_vary_headers(response, VARY)
+    return response
+
+
+def not_modified(request: HttpRequest, tag: str) -> HttpResponse | None:
+    """A 304 with ``tag`` when the request's ``If-None-Match`` matches it (weak comparison, lists, ``*``)."""
+    if not conditional(request):
+        return None
+    response = get_conditional_response(request, etag=tag)
+    if response is None:
+        return None
+    # no Content-Security-Policy on a 304: the browser keeps the one stored with the page, whose nonce its body has
+    response._csp_exempt = True  # type: ignore[attr-defined]
+    return labelled(request, response, tag)
+
+
+def conditional_body(request: HttpRequest, response: HttpResponse, *parts: object) -> HttpResponse:
+    """A page known only once rendered: its validator is its body's digest; a 304 when the viewer has it already."""
+    if not conditional(request) or response.status_code != 200 or response.streaming:
+        return labelled(request, response, None)
+    # the page's CSP nonce is new with each answer: it is not what the page shows
+    nonce = getattr(request, "csp_nonce", None)
+    body = response.content.replace(str(nonce).encode(), b"") if nonce else response.content
+    body = CSRF_VALUE.sub(rb"\1", body)
+    tag = etag(request, hashlib.sha256(body).hexdigest(), *parts)
+    return not_modified(request, tag) or labelled(request, response, tag)
+
+
+def standings_parts(competition: Competition) -> tuple[StandingsState | None, frozenset[int]]:
+    """The stored standings' bookkeeping and which players' rows are provisional: two small queries that, with the
+    competition, say what the standings fragment will show, before its rows are read."""
+    state = StandingsState.objects.filter(competition=competition).first()
+    provisional = (
+        SeatResult.objects.filter(sheet__table__round__competition=competition, deals__gt=0)
+        .exclude(sheet__state__in=SETTLED)
+        .values_list("player_id", flat=True)
+        .distinct()
+    )
+    return state, frozenset(provisional)
+
+
+def standings_key(
+    competition: Competition, state: StandingsState | None, provisional: Iterable[int], age: int | None
+) -> tuple[object, ...]:
+    """What the standings fragment shows, in few words. ``age`` as the page words it ("12 seconds ago", then
+    "3 minutes ago", "1 hour, 5 minutes ago"): polls while those words stand may be told nothing changed."""
+    computed_at = state.computed_at if state else None
+    shown_age = None if age is None or computed_at is None else (age if age < 60 else timesince(computed_at))
+    return (
+        "standings",
+        competition.pk,
+        competition.standings_method,
+        competition.entries_version,
+        competition.closed_at,
+        state.computed_version if state else None,
+        state.computed_at.isoformat() if state and state.computed_at else None,
+        bool(state and state.queued),
+        ",".join(str(pk) for pk in sorted(provisional)),
+        shown_age,
+    )
