@@ -14,9 +14,11 @@ more than the page would.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.timesince import timesince
@@ -25,6 +27,10 @@ from django.utils.translation import get_language
 from scoring.models import StandingsState
 from tournaments.models import Competition, SeatResult
 from tournaments.selectors import SETTLED
+
+logger = logging.getLogger(__name__)
+
+RENDERED_SECONDS = 120  # how long a rendered fragment is kept; a new standings version changes its key before that
 
 # one address, several answers: a poll (htmx) gets more than a visit; the viewer's session decides the names shown,
 # and the language the words
@@ -110,3 +116,26 @@ def standings_key(
         ",".join(str(pk) for pk in sorted(provisional)),
         shown_age,
     )
+
+
+def rendered(tag: str | None, render: Callable[[], HttpResponse]) -> HttpResponse:
+    """``render()``'s answer, kept in the shared cache under the validator ``tag`` (which says all the answer shows),
+    so a burst of identical requests renders once; new standings make a new tag, so nothing is invalidated by hand.
+    Without a tag, or when the cache fails, it simply renders."""
+    if tag is None:
+        return render()
+    key = "wiezen:rendered:" + tag.strip('"')
+    try:
+        kept = cache.get(key)
+    except Exception:  # a cache outage costs speed, not the page
+        logger.warning("cache unavailable for %s", key, exc_info=True)
+        return render()
+    if kept is not None:
+        status, content_type, content = kept
+        return HttpResponse(content, status=status, content_type=content_type)
+    response = render()
+    try:
+        cache.set(key, (response.status_code, response["Content-Type"], response.content), RENDERED_SECONDS)
+    except Exception:
+        logger.warning("cache unavailable for %s", key, exc_info=True)
+    return response

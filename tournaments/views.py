@@ -145,14 +145,19 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
             request,
             *conditional.standings_key(competition, state, provisional, age),
             seen.manages,
+            seen.results,
             context.get("rounds_fingerprint"),
             context.get("statistics_fingerprint"),
         )
         if unchanged := conditional.not_modified(request, tag):
             return unchanged
-    context = _standings_context(seen, parts) | context
-    status = STOP_POLLING if request.htmx and not context["live"] else 200
-    response = render(request, "public/_standings.html", context, status=status)
+
+    def rendering() -> HttpResponse:
+        full = _standings_context(seen, parts) | context
+        status = STOP_POLLING if request.htmx and not full["live"] else 200
+        return render(request, "public/_standings.html", full, status=status)
+
+    response = conditional.rendered(tag, rendering)  # rendered once for everyone who would see the same
     patch_vary_headers(response, ["HX-Request"])  # a poll gets more than a plain visit: caches must tell them apart
     return conditional.labelled(request, response, tag)
 

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from unittest import mock
 
 import pytest
+from django.core.cache import cache
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from scoring.models import StandingsState
 from tests.tournaments.test_public_pages import ALLEEN_4, World, client_of, computed, quietly, world  # noqa: F401
+from tournaments import views
 from tournaments.models import Competition
 from tournaments.services.entry import record_deal
 
@@ -114,3 +119,49 @@ def test_post_is_not_answered_conditionally(world: World) -> None:  # noqa: F811
     posted = client.post(url, HTTP_IF_NONE_MATCH=tag)
     assert posted.status_code not in (304, 412)
     assert client.post(urls(world)["standings"], HTTP_IF_NONE_MATCH="*").status_code == 405
+
+
+def counted(client: Client, url: str, **headers: str) -> tuple[int, int]:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url, **headers)
+    return response.status_code, len(captured.captured_queries)
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_304_costs_no_more_queries_than_a_200(world: World, page: str, htmx: bool) -> None:  # noqa: F811
+    client = Client()
+    url = urls(world)[page]
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    tag = client.get(url, **headers).headers["ETag"]
+    cache.clear()
+    status, full = counted(client, url, **headers)
+    status_304, revalidated = counted(client, url, HTTP_IF_NONE_MATCH=tag, **headers)
+    assert (status, status_304) == (200, 304)
+    assert revalidated <= full
+    if page == "standings":
+        assert revalidated < full  # the rows are not read
+
+
+def test_a_burst_of_identical_requests_renders_the_standings_once_and_new_standings_anew(world: World) -> None:  # noqa: F811
+    url = urls(world)["standings"]
+    with mock.patch("tournaments.views.render", wraps=views.render) as rendering:
+        bodies = [Client().get(url, HTTP_HX_REQUEST="true").content for _ in range(5)]
+        assert rendering.call_count == 1
+        assert len(set(bodies)) == 1
+        with quietly():
+            record_deal(world.sheet, ALLEEN_4)
+        computed(world.competition)
+        fresh = Client().get(url, HTTP_HX_REQUEST="true").content
+        assert rendering.call_count == 2
+    assert fresh != bodies[0]
+    stored = StandingsState.objects.get(competition=world.competition).computed_at
+    assert timezone.localtime(stored).isoformat().encode() in fresh  # the new standings, not the kept ones
+
+
+def test_a_full_names_viewer_never_gets_the_public_rendering_from_the_cache(world: World) -> None:  # noqa: F811
+    url = urls(world)["standings"]
+    public = Client().get(url).content
+    admin = client_of(world, "club_admin").get(url).content
+    assert public != admin
+    assert world.player.last_name.encode() in admin and world.player.last_name.encode() not in public
