@@ -6,6 +6,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments and leagues"
 
     def ready(self) -> None:
-        from tournaments import audit_signals
+        from tournaments import audit_signals, conditional
 
         audit_signals.connect()
+        conditional.connect()

@@ -16,7 +16,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import time
+import uuid
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
@@ -25,12 +28,15 @@ from django.utils.timesince import timesince
 from django.utils.translation import get_language
 
 from scoring.models import StandingsState
-from tournaments.models import Competition, SeatResult
+from tournaments.models import Competition, Player, SeatResult
 from tournaments.selectors import SETTLED
 
 logger = logging.getLogger(__name__)
 
 RENDERED_SECONDS = 120  # how long a rendered fragment is kept; a new standings version changes its key before that
+# Names are not part of the standings' version: a rename, or a player hiding their name, bumps this shared counter
+# (in Redis when configured, so every web server sees it), which every standings validator includes.
+NAMES_VERSION = "wiezen:names-version"
 
 # one address, several answers: a poll (htmx) gets more than a visit; the viewer's session decides the names shown,
 # and the language the words
@@ -97,6 +103,31 @@ def standings_parts(competition: Competition) -> tuple[StandingsState | None, fr
     return state, frozenset(provisional)
 
 
+def names_version() -> str:
+    """The shared counter of player-name changes; when the cache cannot say, a value never seen again (no 304, no
+    cached rendering: a name someone hid is never shown from an old copy)."""
+    try:
+        return str(cache.get(NAMES_VERSION, 0))
+    except Exception:
+        logger.warning("cache unavailable for %s", NAMES_VERSION, exc_info=True)
+        return uuid.uuid4().hex
+
+
+def names_changed(**kwargs: Any) -> None:
+    """A player was saved or deleted (a rename, a privacy choice, an anonymisation): standings validators change."""
+    try:
+        cache.set(NAMES_VERSION, time.time_ns(), None)
+    except Exception:
+        logger.warning("cache unavailable for %s", NAMES_VERSION, exc_info=True)
+
+
+def connect() -> None:
+    from django.db.models.signals import post_delete, post_save
+
+    post_save.connect(names_changed, sender=Player, dispatch_uid="conditional-names-saved")
+    post_delete.connect(names_changed, sender=Player, dispatch_uid="conditional-names-deleted")
+
+
 def standings_key(
     competition: Competition, state: StandingsState | None, provisional: Iterable[int], age: int | None
 ) -> tuple[object, ...]:
@@ -115,6 +146,7 @@ def standings_key(
         bool(state and state.queued),
         ",".join(str(pk) for pk in sorted(provisional)),
         shown_age,
+        names_version(),
     )
 
 
