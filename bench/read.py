@@ -4,7 +4,7 @@ Self-contained: creates a scratch PostgreSQL database (``wiezen_read_<pid>``) an
 uses Redis db 13 (flushed before and after), builds a league season of
 ``--players`` players over ``--evenings`` evenings of 24 deals (``bench/standings.py``'s
 generator; every round finalised and every sheet final, as after the evenings),
-computes its standings, collects the static files into a scratch
+computes its standings and statistics, collects the static files into a scratch
 ``WIEZEN_VAR_DIR`` and starts gunicorn as README.md "Production" runs it
 (``config.wsgi --workers 3 --timeout 30 --access-logfile -``, ``DEBUG=false``,
 whitenoise serving the static files, Redis as the shared cache) behind a played
@@ -81,19 +81,21 @@ def use_database(name: str) -> None:
 
 
 def build_season(players: int, evenings: int, seed: int) -> str:
-    """The season, played and checked: rounds finalised, sheets final; its standings computed an hour ago."""
+    """The season, played and checked: rounds finalised, sheets final; its standings (computed an hour ago) and
+    statistics stored."""
     from datetime import timedelta
 
     from django.utils import timezone
 
     from scoring.models import StandingsState
-    from scoring.services import recompute_standings
+    from scoring.services import recompute_standings, recompute_statistics
     from tournaments.models import Round, ScoreSheet
 
     competition = generate(players, evenings, seed)
     Round.objects.filter(competition=competition).update(status=Round.Status.FINALISED)
     ScoreSheet.objects.filter(table__round__competition=competition).update(state=ScoreSheet.State.FINAL)
     recompute_standings(competition.pk, claim=False)
+    recompute_statistics(competition.pk)  # the contract statistics the poll carries out of band
     hour_ago = timezone.now() - timedelta(hours=1)
     StandingsState.objects.filter(competition=competition).update(computed_at=hour_ago)
     return str(competition.slug)
