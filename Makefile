@@ -39,6 +39,12 @@ bench: install
 bench-load: install
 	$(BIN)/python bench/load.py
 
+# Issue 16: the standings fragment of a 400-player season, unconditional and revalidated, against a static file
+# through the same gunicorn (needs PostgreSQL and Redis; under a minute).
+.PHONY: bench-read
+bench-read: install
+	$(BIN)/python bench/read.py
+
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache .hypothesis
 
