@@ -45,6 +45,12 @@ bench-load: install
 bench-read: install
 	$(BIN)/python bench/read.py
 
+# Issue 16: a mixed evening: 100 tables entering a line every 30 s while 1,000 phones poll the standings every 5 s
+# and 3 displays refresh, on gunicorn, Celery, PostgreSQL and Redis (needs both; about 5 minutes).
+.PHONY: bench-evening
+bench-evening: install
+	$(BIN)/python bench/evening.py
+
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache .hypothesis
 
