@@ -179,6 +179,7 @@ class Poller:
     include: frozenset[str] = frozenset()  # ids of the inputs it sends
     seen: dict[str, str] = field(default_factory=dict)
     target: str = ""
+    page: str = ""  # the page that polls (htmx's HX-Current-URL)
 
 
 def tags(html: str, pattern: re.Pattern[str] = TAG) -> list[dict[str, str]]:
@@ -190,7 +191,7 @@ def inputs(html: str, ids: frozenset[str]) -> dict[str, str]:
     return {a["name"]: a.get("value", "") for a in tags(html, INPUT) if a.get("id") in ids and "name" in a}
 
 
-def polled(html: str) -> list[Poller]:
+def polled(html: str, page: str = "") -> list[Poller]:
     """A page's polls: each htmx element with ``hx-get`` and an ``every Ns`` trigger, and each element whose script
     fetches ``data-clock-src`` every ``data-poll-seconds`` (the display's clock)."""
     found = []
@@ -200,7 +201,7 @@ def polled(html: str) -> list[Poller]:
             period = float(every.group(1)) / (1000 if every.group(2) == "ms" else 1)
             ids = frozenset(x.strip().removeprefix("#") for x in a.get("hx-include", "").split(",") if x.strip())
             path = a["hx-get"].replace("&amp;", "&")
-            found.append(Poller(path, period, True, ids, inputs(html, ids), a.get("id", "")))
+            found.append(Poller(path, period, True, ids, inputs(html, ids), a.get("id", ""), page))
         if "data-clock-src" in a:
             found.append(Poller(a["data-clock-src"], float(a.get("data-poll-seconds") or 5), False))
     return found
@@ -216,7 +217,7 @@ def phone_poller(port: int, slug: str, period: float) -> Poller:
     status, html = page(port, f"/c/{slug}/")
     if status != 200:
         raise RuntimeError(f"GET /c/{slug}/: {status}")
-    for poller in polled(html):
+    for poller in polled(html, f"/c/{slug}/"):
         if poller.path.split("?")[0] == f"/c/{slug}/standings/":
             poller.period = period
             return poller
@@ -249,7 +250,7 @@ class Poll:
     answered: float
     status: str  # the HTTP status, or the exception's name
     origin: float | None  # when the body held (its If-None-Match) was answered; None: unconditional
-    size: int
+    size: int  # bytes as sent (Content-Length; compressed if the server compressed)
     late: float  # how much later than scheduled the generator sent it
 
 
@@ -272,11 +273,12 @@ class Line:
 @dataclass
 class Run:
     t0: float
-    stop: float  # polls stop being scheduled at this moment (moved on until the standings cover the last line)
+    stop: float  # polls stop being scheduled at this moment: set once the standings cover the last line
     polls: list[Poll] = field(default_factory=list)
     lines: list[Line] = field(default_factory=list)
     dropped: Counter[str] = field(default_factory=Counter)  # ticks dropped: the last poll still in flight
     paths: Counter[str] = field(default_factory=Counter)  # what the displays asked for
+    encodings: Counter[str] = field(default_factory=Counter)  # of the 200s: gzip, identity, ...
 
 
 def client(timeout: float = 30) -> Any:
@@ -301,10 +303,12 @@ async def fetch(
         async with session.get(url, headers=headers, allow_redirects=False) as response:
             body = await response.read()
             status, tag = str(response.status), response.headers.get("ETag")
+            size = len(body) if response.content_length is None else response.content_length  # as sent
+            run.encodings[response.headers.get("Content-Encoding", "identity")] += status == "200"
     except (aiohttp.ClientError, TimeoutError, OSError) as exc:
-        status, tag, body = type(exc).__name__, None, b""
+        status, tag, body, size = type(exc).__name__, None, b"", 0
     answered = time.perf_counter()
-    run.polls.append(Poll(who, n, sent, answered, status, held[1] if held else None, len(body), sent - due))
+    run.polls.append(Poll(who, n, sent, answered, status, held[1] if held else None, size, sent - due))
     return status, tag, body, answered
 
 
@@ -323,7 +327,7 @@ async def poll(
     (``If-None-Match``); until the run stops, or (``view``) an answer shows another view than the page's."""
     headers = {**lb.PROXY, "Accept-Language": language, "Accept-Encoding": "gzip, deflate", "Accept": "*/*"}
     if poller.htmx:
-        headers |= {"HX-Request": "true", "HX-Current-URL": f"https://127.0.0.1{poller.path}"}
+        headers |= {"HX-Request": "true", "HX-Current-URL": f"https://127.0.0.1{poller.page or poller.path}"}
         if poller.target:
             headers |= {"HX-Target": poller.target, "HX-Trigger": poller.target}
     seen = dict(poller.seen)
@@ -368,17 +372,19 @@ async def display(run: Run, n: int, base: str, path: str, reload: float, offset:
         await asyncio.sleep(max(0.0, offset - time.perf_counter()))
         while time.perf_counter() < run.stop:
             due = time.perf_counter()
-            status, _, body, _ = await fetch(run, "display", n, session, base + path, {**lb.PROXY}, None, due)
+            status, _, body, loaded = await fetch(run, "display", n, session, base + path, {**lb.PROXY}, None, due)
             run.paths[path] += 1
             html = body.decode(errors="replace")
-            pollers = polled(html) if status == "200" else []
+            pollers = polled(html, path) if status == "200" else []
             if not pollers:
-                await poll(run, "display", n, session, base, page_poller, due + reload, "nl")
+                await poll(run, "display", n, session, base, page_poller, loaded + reload, "nl")
                 return
             shown = VIEW.search(html)
             changed = asyncio.Event()
             view = (shown.group(1), changed) if shown else None
-            await asyncio.gather(*(poll(run, "display", n, session, base, p, due, "nl", view) for p in pollers))
+            await asyncio.gather(*(poll(run, "display", n, session, base, p, loaded, "nl", view) for p in pollers))
+            if not changed.is_set():
+                return  # the run is over; else the page is reloaded, as its script does
 
 
 async def table(run: Run, base: str, t: lb.Table, period: float, offset: float, stop: float, key: str) -> None:
@@ -438,8 +444,7 @@ async def evening(
     base = f"http://127.0.0.1:{port}"
     rng = random.Random(args.seed)
     window = args.minutes * 60
-    run = Run(t0=time.perf_counter() + 1.0, stop=0.0)
-    run.stop = run.t0 + window
+    run = Run(t0=time.perf_counter() + 1.0, stop=float("inf"))  # readers go on until the last line is shown
     key = secrets.token_hex(4)
     writers = [
         table(run, base, t, args.entry_seconds, rng.uniform(0, args.entry_seconds), run.t0 + window, key)
@@ -462,7 +467,7 @@ async def evening(
         await asyncio.sleep(0.05)
     else:
         print("the standings did not cover the last line within 30 s after it")
-    run.stop = max(run.t0 + window, time.perf_counter() + 1.0)
+    run.stop = time.perf_counter() + poller.period + 0.5  # a tick for every phone after it
     await asyncio.gather(*reading)
     return run
 
@@ -632,7 +637,8 @@ def report(
     row("phone polls: statuses", counted(statuses(phones)))
     bodies = [p.size for p in phones if p.status == "200"]
     if bodies:
-        row("phone polls: body of a 200 (median)", f"{statistics.median(bodies) / 1000:.1f} KB")
+        row("phone polls: a 200's body as sent (median)", f"{statistics.median(bodies) / 1000:.1f} KB")
+        print(f"    encodings of all 200s: {counted(run.encodings)}")
     shown = [p.answered - p.sent for p in displays if not bad(p.status)]
     row("display requests: count", str(len(displays)))
     row("display requests: p50 / p95 / p99", ms3(shown))
@@ -694,7 +700,10 @@ def report(
         f"{k} {v:.1f} ({v / cpu.seconds:.0%} of a core)" for k, v in cpu.used.items() if not k.startswith("machine")
     ]
     print("  " + ", ".join(parts))
-    print(f"  this benchmark {ours:.1f}; other processes on the machine {others:.1f} (the machine is shared)")
+    print(
+        f"  this benchmark {ours:.1f}; other processes on the machine {others:.1f}; load average (1 min) "
+        f"{args.load[0]:.1f} before the run, {args.load[1]:.1f} after, on {os.cpu_count()} cores"
+    )
     served = len(run.polls) + sum(x.attempts for x in entries)
     if served:
         print(f"  gunicorn per request: {cpu.used.get('gunicorn', 0.0) * 1000 / served:.2f} ms CPU")
@@ -766,10 +775,12 @@ def main() -> int:
             f"{args.tables} tables entering a line every {args.entry_seconds:g} s, {args.phones} phones polling every "
             f"{standings.period:g} s, {args.displays} displays, for {args.minutes:g} min ..."
         )
+        load_before = os.getloadavg()[0]
         cpu = lb.CpuUse()
         cpu.start()
         run = asyncio.run(evening(args, port, tables, standings, display_path, monitor))
         cpu.stop()
+        args.load = (load_before, os.getloadavg()[0])
         monitor.stop.set()
         watcher.join()
         for name, proc in lb.TEARDOWN.processes:
