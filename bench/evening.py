@@ -91,8 +91,8 @@ TARGET_LAG_P95 = 2.0  # s
 LANGUAGES = ("nl",) * 6 + ("fr",) * 3 + ("en",)  # phone i asks for LANGUAGES[i % 10]
 MONITOR_INTERVAL = 0.02  # s
 TAG = re.compile(r"<[a-z]+\s[^>]*>")
-INPUT = re.compile(r"<input\s[^>]*>")
-VIEW = re.compile(r'data-display-view="([^"]*)"')
+INPUT = re.compile(rb"<input\s[^>]*>")  # on the body's bytes: a poll's 135 KB is not decoded to find two inputs
+VIEW = re.compile(rb'data-display-view="([^"]*)"')
 ATTRIBUTE = re.compile(r'([a-zA-Z_:][-a-zA-Z0-9_:.]*)="([^"]*)"')
 EVERY = re.compile(r"every\s+(\d+(?:\.\d+)?)(ms|s)")
 
@@ -186,9 +186,10 @@ def tags(html: str, pattern: re.Pattern[str] = TAG) -> list[dict[str, str]]:
     return [dict(ATTRIBUTE.findall(tag)) for tag in pattern.findall(html)]
 
 
-def inputs(html: str, ids: frozenset[str]) -> dict[str, str]:
+def inputs(body: bytes, ids: frozenset[str]) -> dict[str, str]:
     """The name and value of each input of these ids, as htmx's ``hx-include`` sends them."""
-    return {a["name"]: a.get("value", "") for a in tags(html, INPUT) if a.get("id") in ids and "name" in a}
+    found = (dict(ATTRIBUTE.findall(tag.decode(errors="replace"))) for tag in INPUT.findall(body))
+    return {a["name"]: a.get("value", "") for a in found if a.get("id") in ids and "name" in a}
 
 
 def polled(html: str, page: str = "") -> list[Poller]:
@@ -201,7 +202,7 @@ def polled(html: str, page: str = "") -> list[Poller]:
             period = float(every.group(1)) / (1000 if every.group(2) == "ms" else 1)
             ids = frozenset(x.strip().removeprefix("#") for x in a.get("hx-include", "").split(",") if x.strip())
             path = a["hx-get"].replace("&amp;", "&")
-            found.append(Poller(path, period, True, ids, inputs(html, ids), a.get("id", ""), page))
+            found.append(Poller(path, period, True, ids, inputs(html.encode(), ids), a.get("id", ""), page))
         if "data-clock-src" in a:
             found.append(Poller(a["data-clock-src"], float(a.get("data-poll-seconds") or 5), False))
     return found
@@ -343,13 +344,12 @@ async def poll(
         if who == "display":
             run.paths[poller.path.split("?")[0]] += 1
         if status == "200":
-            html = body.decode(errors="replace") if poller.include or view else ""
-            carried = inputs(html, poller.include) if poller.include else {}
+            carried = inputs(body, poller.include) if poller.include else {}
             if tag:
                 cache[address] = (tag, answered, carried)
             seen |= carried
-            shown = VIEW.search(html) if view else None
-            if view and shown and shown.group(1) != view[0]:
+            shown = VIEW.search(body) if view else None
+            if view and shown and shown.group(1).decode() != view[0]:
                 view[1].set()  # the display's script reloads the page
         elif status == "304" and held:
             seen |= held[2]  # the browser hands htmx the body it holds, out-of-band inputs and all
@@ -379,9 +379,9 @@ async def display(run: Run, n: int, base: str, path: str, reload: float, offset:
             if not pollers:
                 await poll(run, "display", n, session, base, page_poller, loaded + reload, "nl")
                 return
-            shown = VIEW.search(html)
+            shown = VIEW.search(body)
             changed = asyncio.Event()
-            view = (shown.group(1), changed) if shown else None
+            view = (shown.group(1).decode(), changed) if shown else None
             await asyncio.gather(*(poll(run, "display", n, session, base, p, loaded, "nl", view) for p in pollers))
             if not changed.is_set():
                 return  # the run is over; else the page is reloaded, as its script does
