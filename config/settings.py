@@ -123,7 +123,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = redis_url()
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "config.cache.SharedClientRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -149,6 +149,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Seconds a standings recomputation waits so a burst of entries is computed once.
 STANDINGS_COALESCE_SECONDS = env_int("STANDINGS_COALESCE_SECONDS", default=1)
+# Seconds the live pages keep which rows are provisional and each round's progress (tournaments/live.py): the
+# polls of a whole evening read them about once a second; 0 reads them on every request.
+LIVE_PARTS_SECONDS = env_int("LIVE_PARTS_SECONDS", default=1, minimum=0)
 # Ratings and statistics are not live: during an evening they are recomputed at most this often.
 ANALYTICS_COALESCE_SECONDS = env_int("ANALYTICS_COALESCE_SECONDS", default=30)
 # A queued recomputation older than this is presumed lost (worker died) and requeued.

@@ -13,23 +13,25 @@ more than the page would.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import logging
 import re
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.timesince import timesince
 from django.utils.translation import get_language
 
 from scoring.models import StandingsState
-from tournaments.models import Competition, Player, SeatResult
-from tournaments.selectors import SETTLED
+from tournaments.models import Competition, Player
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +45,7 @@ NAMES_VERSION = "wiezen:names-version"
 VARY = ("HX-Request", "Cookie", "Accept-Language")
 # a form's CSRF token is masked anew for each answer; any of them is good for the viewer's cookie, which Vary keeps
 CSRF_VALUE = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*"')
+ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 
 def etag(request: HttpRequest, *parts: object) -> str:
@@ -58,7 +61,8 @@ def conditional(request: HttpRequest) -> bool:
 def labelled(request: HttpRequest, response: HttpResponse, tag: str | None) -> HttpResponse:
     """``response`` with its validator, and told to caches: revalidate each time, tell viewers apart."""
     if tag is not None:
-        response.headers["ETag"] = tag
+        # a gzipped body is another representation of the same page: its validator is weak (RFC 9110 8.8.1)
+        response.headers["ETag"] = "W/" + tag if response.get("Content-Encoding") == "gzip" else tag
         patch_cache_control(response, no_cache=True)
         if request.user.is_authenticated:
             patch_cache_control(response, private=True)
@@ -90,19 +94,6 @@ def conditional_body(request: HttpRequest, response: HttpResponse, *parts: objec
     return not_modified(request, tag) or labelled(request, response, tag)
 
 
-def standings_parts(competition: Competition) -> tuple[StandingsState | None, frozenset[int]]:
-    """The stored standings' bookkeeping and which players' rows are provisional: two small queries that, with the
-    competition, say what the standings fragment will show, before its rows are read."""
-    state = StandingsState.objects.filter(competition=competition).first()
-    provisional = (
-        SeatResult.objects.filter(sheet__table__round__competition=competition, deals__gt=0)
-        .exclude(sheet__state__in=SETTLED)
-        .values_list("player_id", flat=True)
-        .distinct()
-    )
-    return state, frozenset(provisional)
-
-
 def names_version() -> str:
     """The shared counter of player-name changes; when the cache cannot say, a value never seen again (no 304, no
     cached rendering: a name someone hid is never shown from an old copy)."""
@@ -129,12 +120,11 @@ def connect() -> None:
 
 
 def standings_key(
-    competition: Competition, state: StandingsState | None, provisional: Iterable[int], age: int | None
+    competition: Competition, state: StandingsState | None, provisional: Iterable[int]
 ) -> tuple[object, ...]:
-    """What the standings fragment shows, in few words. ``age`` as the page words it ("12 seconds ago", then
-    "3 minutes ago", "1 hour, 5 minutes ago"): polls while those words stand may be told nothing changed."""
+    """What the standings fragment shows, in few words. Its age as the page words it: "less than a minute ago",
+    then "3 minutes ago", "1 hour, 5 minutes ago"; polls while those words stand may be told nothing changed."""
     computed_at = state.computed_at if state else None
-    shown_age = None if age is None or computed_at is None else (age if age < 60 else timesince(computed_at))
     return (
         "standings",
         competition.pk,
@@ -142,15 +132,22 @@ def standings_key(
         competition.entries_version,
         competition.closed_at,
         state.computed_version if state else None,
-        state.computed_at.isoformat() if state and state.computed_at else None,
+        computed_at.isoformat() if computed_at else None,
         bool(state and state.queued),
         ",".join(str(pk) for pk in sorted(provisional)),
-        shown_age,
+        standings_age(computed_at),
         names_version(),
     )
 
 
-def rendered(tag: str | None, render: Callable[[], HttpResponse]) -> HttpResponse:
+def standings_age(computed_at: datetime | None) -> str | None:
+    """The standings' age in the words the page uses: ``None`` (not computed), "" (under a minute), or timesince."""
+    if computed_at is None:
+        return None
+    return "" if (timezone.now() - computed_at).total_seconds() < 60 else timesince(computed_at)
+
+
+def rendered(request: HttpRequest, tag: str | None, render: Callable[[], HttpResponse]) -> HttpResponse:
     """``render()``'s answer, kept in the shared cache under the validator ``tag`` (which says all the answer shows),
     so a burst of identical requests renders once; new standings make a new tag, so nothing is invalidated by hand.
     Without a tag, or when the cache fails, it simply renders."""
@@ -161,13 +158,29 @@ def rendered(tag: str | None, render: Callable[[], HttpResponse]) -> HttpRespons
         kept = cache.get(key)
     except Exception:  # a cache outage costs speed, not the page
         logger.warning("cache unavailable for %s", key, exc_info=True)
-        return render()
-    if kept is not None:
-        status, content_type, content = kept
-        return HttpResponse(content, status=status, content_type=content_type)
-    response = render()
-    try:
-        cache.set(key, (response.status_code, response["Content-Type"], response.content), RENDERED_SECONDS)
-    except Exception:
-        logger.warning("cache unavailable for %s", key, exc_info=True)
+        kept = None
+    if not (isinstance(kept, tuple) and len(kept) == 4):  # none yet (or kept by an older release)
+        response = render()
+        kept = (response.status_code, response["Content-Type"], response.content, compressed(response.content))
+        try:
+            cache.set(key, kept, RENDERED_SECONDS)
+        except Exception:
+            logger.warning("cache unavailable for %s", key, exc_info=True)
+    status, content_type, content, packed = kept
+    patch_vary_headers(response := HttpResponse(status=status, content_type=content_type), ("Accept-Encoding",))
+    if packed is not None and ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        response.content = packed
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response.content = content
     return response
+
+
+def compressed(body: bytes) -> bytes | None:
+    """The body gzipped once for everyone who polls it, or None where compressing is not safe or not worth it.
+
+    Compression leaks the length of what is compressed (BREACH): a body with a secret in it (a CSRF token) is never
+    compressed; what the fragment shows is the same for every reader of it, so its length tells nothing."""
+    if len(body) < 1024 or CSRF_VALUE.search(body):
+        return None
+    return gzip.compress(body, compresslevel=6, mtime=0)

@@ -55,26 +55,38 @@ class StandingsView:
         return max(0, int((timezone.now() - self.computed_at).total_seconds()))
 
 
-def competition_standings(competition: Competition) -> StandingsView:
-    """The stored standings with their age, whether entries have overtaken them, and which rows are provisional.
+def competition_standings(competition: Competition, provisional: frozenset[int] | None = None) -> StandingsView:
+    """The stored standings with their age, whether entries have overtaken them, and which rows are provisional
+    (``provisional``, when the caller read them already: ``tournaments.live``).
 
-    Four queries whatever the number of players: the live page polls this every few seconds.
+    Three queries whatever the number of players, two when the competition was read with its ``standings_state``.
     """
     rows = list(Standing.objects.filter(competition=competition).select_related("player").order_by("rank", "player_id"))
-    state = StandingsState.objects.filter(competition=competition).first()
-    computed_version = state.computed_version if state else 0
-    provisional = (
+    state = standings_state(competition)
+    return StandingsView(
+        rows,
+        state.computed_at if state else None,
+        (state.computed_version if state else 0) < competition.entries_version,
+        bool(state and state.queued),
+        provisional_players(competition) if provisional is None else provisional,
+    )
+
+
+def standings_state(competition: Competition) -> StandingsState | None:
+    """The standings' bookkeeping; no query when the competition was read with ``select_related("standings_state")``."""
+    try:
+        return competition.standings_state  # type: ignore[no-any-return]
+    except StandingsState.DoesNotExist:
+        return None
+
+
+def provisional_players(competition: Competition) -> frozenset[int]:
+    """The players with a result on a sheet nobody has confirmed yet: their standings rows are provisional."""
+    return frozenset(
         SeatResult.objects.filter(sheet__table__round__competition=competition, deals__gt=0)
         .exclude(sheet__state__in=SETTLED)
         .values_list("player_id", flat=True)
         .distinct()
-    )
-    return StandingsView(
-        rows,
-        state.computed_at if state else None,
-        computed_version < competition.entries_version,
-        bool(state and state.queued),
-        frozenset(provisional),
     )
 
 

@@ -15,11 +15,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from scoring.explanations import for_people, shown_value
-from scoring.models import Standing, StandingsState
-from tournaments import conditional, selectors, selectors_entry
+from tournaments import conditional, live, selectors, selectors_entry
 from tournaments.models import Club, Competition, Player, Round, ScoreSheet
 from tournaments.permissions import visible_competitions
 from tournaments.services.privacy import sees_full_name, shown_name
@@ -36,7 +36,15 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def _access(request: HttpRequest, slug: str, *, results: bool = False) -> Access:
     """The competition as this viewer may read it: a 404 when it is hidden, or (``results``) its results are."""
-    competition = get_object_or_404(Competition.objects.select_related("club", "rule_set"), slug=slug)
+    competition = get_object_or_404(
+        live.with_live_columns(Competition.objects.select_related("club", "rule_set")), slug=slug
+    )
+    return _seen(request, competition, results=results)
+
+
+def _seen(request: HttpRequest, competition: Competition | None, *, results: bool = False) -> Access:
+    if competition is None:
+        raise Http404
     seen = access(request.user, competition)
     if not (seen.results if results else seen.standings):
         raise Http404
@@ -51,20 +59,10 @@ def _round(seen: Access, number: int) -> Round:
     return round_
 
 
-def _standings_context(
-    seen: Access, parts: tuple[StandingsState | None, frozenset[int]] | None = None
-) -> dict[str, object]:
-    """The standings as the page shows them; ``parts`` (``conditional.standings_parts``) when already read."""
+def _standings_context(seen: Access, provisional: frozenset[int] | None = None) -> dict[str, object]:
+    """The standings as the page shows them; ``provisional`` when already read (``tournaments.live``)."""
     competition = seen.competition
-    state, provisional = parts or conditional.standings_parts(competition)
-    rows = list(Standing.objects.filter(competition=competition).select_related("player").order_by("rank", "player_id"))
-    standings = selectors.StandingsView(
-        rows,
-        state.computed_at if state else None,
-        (state.computed_version if state else 0) < competition.entries_version,
-        bool(state and state.queued),
-        provisional,
-    )
+    standings = selectors.competition_standings(competition, provisional)
     # each row's value and explanation (its tooltip) in the reader's language, players named as the page names them
     names = {row.player_id: shown_name(row.player, seen.manages) for row in standings.rows}
     for row in standings.rows:
@@ -80,18 +78,21 @@ def _standings_context(
     }
 
 
-def _rounds_context(request: HttpRequest, seen: Access) -> dict[str, object]:
-    """The competition's rounds with their status and progress, as HTML, and a digest of it (what a poll has seen)."""
+def _rounds_context(request: HttpRequest, seen: Access, parts: live.LiveParts) -> dict[str, object]:
+    """The competition's rounds with their status and progress, as HTML, and what a poll has seen of them."""
     rounds = selectors.competition_rounds(seen.competition, drafts=seen.manages)
     html = render_to_string("public/_rounds_list.html", {"competition": seen.competition, "rounds": rounds}, request)
-    return {"rounds_html": html, "rounds_fingerprint": _digest(html)}
+    return {"rounds_html": html, "rounds_fingerprint": parts.rounds_fingerprint(get_language(), drafts=seen.manages)}
 
 
 def _statistics_context(request: HttpRequest, seen: Access) -> dict[str, object]:
-    """The competition's contract statistics as HTML, and a digest of it (what a poll has seen)."""
+    """The competition's contract statistics as HTML, and what a poll has seen of them."""
     statistics = selectors.competition_statistics(seen.competition)
     html = render_to_string("public/_statistics_table.html", {"statistics": statistics}, request)
-    return {"statistics_html": html, "statistics_fingerprint": _digest(html)}
+    return {
+        "statistics_html": html,
+        "statistics_fingerprint": live.statistics_fingerprint(seen.competition, get_language()),
+    }
 
 
 def _digest(html: str) -> str:
@@ -100,12 +101,13 @@ def _digest(html: str) -> str:
 
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
     seen = _access(request, slug)
+    parts = live.live_parts(seen.competition)
     response = render(
         request,
         "competition.html",
         {
-            **_standings_context(seen),
-            **(_rounds_context(request, seen) if seen.results else {}),
+            **_standings_context(seen, parts.provisional),
+            **(_rounds_context(request, seen, parts) if seen.results else {}),
             **_statistics_context(request, seen),
             "results": seen.results,
             "manages": seen.manages,
@@ -123,27 +125,25 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     in out of band where the page shows them; so nothing on the page that changes with entries waits for a reload,
     and a focused round link stays focused.
     """
-    seen = _access(request, slug)
+    seen = _seen(request, live.polled_competition(slug))
     competition = seen.competition
-    state, provisional = parts = conditional.standings_parts(competition)
+    state = selectors.standings_state(competition)
+    parts = live.live_parts(competition)
+    language = get_language()
     context: dict[str, object] = {}
-    if request.htmx and seen.results:
-        rounds = _rounds_context(request, seen)
-        if request.GET.get("rounds_seen") != rounds["rounds_fingerprint"]:
-            context |= {**rounds, "rounds_out_of_band": True}
-    if request.htmx:
-        statistics = _statistics_context(request, seen)
-        if request.GET.get("statistics_seen") != statistics["statistics_fingerprint"]:
-            context |= {**statistics, "statistics_out_of_band": True}
+    # the rounds and statistics are rendered only for a poll that has not seen them as they are
+    rounds_seen = request.GET.get("rounds_seen")
+    if request.htmx and seen.results and rounds_seen != parts.rounds_fingerprint(language, drafts=seen.manages):
+        context |= {**_rounds_context(request, seen, parts), "rounds_out_of_band": True}
+    if request.htmx and request.GET.get("statistics_seen") != live.statistics_fingerprint(competition, language):
+        context |= {**_statistics_context(request, seen), "statistics_out_of_band": True}
     stale = (state.computed_version if state else 0) < competition.entries_version
-    live = competition.closed_at is None or stale or bool(state and state.queued)
+    live_page = competition.closed_at is None or stale or bool(state and state.queued)
     tag = None
-    if live or not request.htmx:  # a stop (286) is answered in full: the poll must see it
-        computed_at = state.computed_at if state else None
-        age = selectors.StandingsView([], computed_at, stale, False).age
+    if live_page or not request.htmx:  # a stop (286) is answered in full: the poll must see it
         tag = conditional.etag(
             request,
-            *conditional.standings_key(competition, state, provisional, age),
+            *conditional.standings_key(competition, state, parts.provisional),
             seen.manages,
             seen.results,
             context.get("rounds_fingerprint"),
@@ -153,11 +153,11 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
             return unchanged
 
     def rendering() -> HttpResponse:
-        full = _standings_context(seen, parts) | context
+        full = _standings_context(seen, parts.provisional) | context
         status = STOP_POLLING if request.htmx and not full["live"] else 200
         return render(request, "public/_standings.html", full, status=status)
 
-    response = conditional.rendered(tag, rendering)  # rendered once for everyone who would see the same
+    response = conditional.rendered(request, tag, rendering)  # rendered once for everyone who would see the same
     patch_vary_headers(response, ["HX-Request"])  # a poll gets more than a plain visit: caches must tell them apart
     return conditional.labelled(request, response, tag)
 
@@ -168,22 +168,22 @@ def round_detail(request: HttpRequest, slug: str, round_number: int) -> HttpResp
     the poll before (``seen``: a digest of what that one showed), and a stop (286) when the round is finalised."""
     seen = _access(request, slug, results=True)
     round_ = _round(seen, round_number)
-    live = seen.competition.closed_at is None and round_.status != Round.Status.FINALISED
+    in_play = seen.competition.closed_at is None and round_.status != Round.Status.FINALISED
     context = {
         "competition": seen.competition,
         "round": round_,
         "tables": selectors.round_results(round_, full_names=seen.manages),
         "manages": seen.manages,
-        "live": live,
+        "live": in_play,
         "poll_seconds": POLL_SECONDS,
     }
     tables_html = render_to_string("public/_round_tables.html", context, request)
     fingerprint = _digest(tables_html)
     context |= {"tables_html": tables_html, "fingerprint": fingerprint}
-    if request.htmx and live and request.GET.get("seen") == fingerprint:
+    if request.htmx and in_play and request.GET.get("seen") == fingerprint:
         response = HttpResponse(status=NOTHING_NEW)  # nothing swapped: a focused link keeps its focus
     elif request.htmx:
-        response = render(request, "public/_round_live.html", context, status=200 if live else STOP_POLLING)
+        response = render(request, "public/_round_live.html", context, status=200 if in_play else STOP_POLLING)
     else:
         response = render(request, "public/round.html", context)
     patch_vary_headers(response, ["HX-Request"])  # one address, two answers: caches must tell them apart

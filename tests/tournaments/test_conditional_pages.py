@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from scoring.models import StandingsState
 from tests.tournaments.test_public_pages import ALLEEN_4, World, client_of, computed, quietly, world  # noqa: F401
-from tournaments import views
+from tournaments import conditional, views
 from tournaments.models import Competition
 from tournaments.services.entry import record_deal
 
@@ -182,3 +182,50 @@ def test_a_renamed_player_is_shown_at_once_neither_from_a_revalidation_nor_from_
     assert again.status_code == 200 and again.headers["ETag"] != first.headers["ETag"]
     assert b"Zorro Onbekend" in again.content
     assert b"Zorro Onbekend" in Client().get(url, HTTP_HX_REQUEST="true").content  # not the kept rendering
+
+
+def test_the_polled_fragment_is_gzipped_for_those_who_accept_it_and_says_so(world: World) -> None:  # noqa: F811
+    import gzip
+
+    url = urls(world)["standings"]
+    plain = Client().get(url, HTTP_HX_REQUEST="true")
+    packed = Client().get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < len(plain.content) / 3
+    assert "Accept-Encoding" in packed.headers["Vary"] and "Accept-Encoding" in plain.headers["Vary"]
+    # another representation of the same page: a weak validator, which still revalidates either
+    assert packed.headers["ETag"] == "W/" + plain.headers["ETag"]
+    again = Client().get(
+        url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=packed.headers["ETag"]
+    )
+    assert again.status_code == 304
+
+
+def test_a_body_with_a_secret_in_it_is_never_compressed() -> None:
+    """BREACH: the length of a compressed body that holds a CSRF token beside what a reader sends tells the token."""
+    form = b'<form><input type="hidden" name="csrfmiddlewaretoken" value="s3cr3t">' + b"<p>row</p>" * 500 + b"</form>"
+    assert conditional.compressed(form) is None
+    assert conditional.compressed(b"<p>row</p>" * 500) is not None
+    assert conditional.compressed(b"<p>short</p>") is None  # not worth it
+
+
+def test_the_polled_competition_reads_what_the_orm_reads(world: World) -> None:  # noqa: F811
+    """The poll's hand-written query (tournaments/live.py) and the ORM agree, on SQLite and on PostgreSQL."""
+    from tournaments import live
+    from tournaments.selectors import standings_state
+
+    polled = live.polled_competition(world.competition.slug)
+    orm = live.with_live_columns(Competition.objects.all()).get(pk=world.competition.pk)
+    assert polled is not None
+    assert [getattr(polled, f.attname) for f in Competition._meta.concrete_fields] == [
+        getattr(orm, f.attname) for f in Competition._meta.concrete_fields
+    ]
+    for field in ("computed_at", "computed_version", "queued", "queued_at", "computations"):
+        assert getattr(standings_state(polled), field) == getattr(standings_state(orm), field)
+    assert polled.statistics_at == orm.statistics_at and polled.statistics_at is not None  # type: ignore[attr-defined]
+    assert live.polled_competition("no-such-competition") is None
+    StandingsState.objects.filter(competition=world.competition).delete()
+    assert standings_state(live.polled_competition(world.competition.slug)) is None  # type: ignore[arg-type]

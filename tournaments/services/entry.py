@@ -18,7 +18,7 @@ from django.db.models import F, Max, Q
 import games
 from games.errors import FieldError, InvalidLine, InvalidSheet
 from scoring.services import request_standings
-from tournaments import limits
+from tournaments import limits, live
 from tournaments.devices import KNOWN, marks_of
 from tournaments.models import AuditEvent, Competition, DealEntry, ScoreSheet, Seat, SeatResult
 from tournaments.services import audit
@@ -161,6 +161,7 @@ def _record(
     # Last, so that the competition's row is locked only from here to the commit.
     Competition.objects.filter(pk=competition_id).update(entries_version=F("entries_version") + 1)
     transaction.on_commit(lambda: request_standings(competition_id))
+    live.changed(competition_id)  # a first line makes its players' rows provisional
     return EntryResult(entry, created=True, resettled=resettled)
 
 

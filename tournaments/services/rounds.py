@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.tasks import request_ratings
-from tournaments import limits
+from tournaments import limits, live
 from tournaments.models import (
     AuditEvent,
     Competition,
@@ -56,6 +56,7 @@ def _log(round_: Round, action: str, before: str, *, by: Any = None, reason: str
         competition_id=round_.competition_id,
         note=f"{action}: {reason}" if reason else action,
     )
+    live.changed(round_.competition_id)
     RoundEvent.objects.create(
         round=round_,
         action=action,

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from tournaments import devices
+from tournaments import devices, live
 from tournaments.locks import refuse_locked_write
 from tournaments.models import AuditEvent, DealEntry, ScoreSheet
 from tournaments.services import audit
@@ -118,3 +118,4 @@ def _review(sheet: ScoreSheet, action: str, by: Any, reason: str) -> None:
         competition_id=sheet.table.round.competition_id,
         note=reason,
     )
+    live.changed(sheet.table.round.competition_id)

@@ -1,0 +1,122 @@
+"""The live parts (tournaments/live.py): read once for many polls, dropped when a sheet or round changes state."""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import seated_competition
+from tests.tournaments.test_public_pages import (  # noqa: F401
+    ALLEEN_6,
+    World,
+    computed,
+    fill,
+    page,
+    quietly,
+    rows,
+    sheet_of,
+    world,
+)
+from tournaments import live
+from tournaments.models import Round, ScoreSheet
+from tournaments.services.entry import record_deal
+from tournaments.services.sheets import confirm_sheet
+
+pytestmark = pytest.mark.django_db
+
+
+def poll(world: World, **params: str) -> Any:  # noqa: F811
+    url = reverse("competition-standings", args=[world.competition.slug])
+    return Client().get(url, params, HTTP_HX_REQUEST="true")
+
+
+def rounds_seen(world: World) -> str:  # noqa: F811
+    competition_page = page(Client().get(reverse("competition", args=[world.competition.slug])))
+    return str(competition_page.find("input", id="rounds-seen").attrs["value"])
+
+
+def test_polls_read_the_parts_once_between_them(world: World) -> None:  # noqa: F811
+    cache.clear()
+    with CaptureQueriesContext(connection) as first:
+        assert poll(world).status_code == 200
+    with CaptureQueriesContext(connection) as second:
+        assert poll(world).status_code == 200
+    joins = [q["sql"] for q in first.captured_queries if "tournaments_seatresult" in q["sql"]]
+    assert joins, "the first poll reads which rows are provisional"
+    assert not [q["sql"] for q in second.captured_queries if "tournaments_seatresult" in q["sql"]]
+    assert len(second.captured_queries) <= len(first.captured_queries) - 2
+
+
+def test_a_confirmed_sheet_shows_in_the_next_poll_at_once(world: World) -> None:  # noqa: F811
+    """A service's change forgets the parts: no second of delay for what people just did."""
+    competition = seated_competition(players=4, kind="league")
+    sheet = sheet_of(competition)
+    fill(sheet)
+    world = World(competition, sheet, world.player, world.roles)
+    seen = rounds_seen(world)
+    assert poll(world, rounds_seen=seen).content.count(b'id="rounds"') == 0  # nothing new yet: parts now cached
+    confirm_sheet(ScoreSheet.objects.get(pk=sheet.pk), by=world.roles.club_admin)
+
+    changed = page(poll(world, rounds_seen=seen))
+    assert "1 of 1 table confirmed" in changed.find("ul", id="rounds").text()
+
+
+def test_a_first_line_marks_the_rows_provisional_in_the_next_poll() -> None:
+    competition = seated_competition(players=8, kind="league")
+    with quietly():
+        record_deal(sheet_of(competition, table_number=1), ALLEEN_6)
+    computed(competition)
+    url = reverse("competition-standings", args=[competition.slug])
+
+    def provisional_rows() -> int:
+        table = page(Client().get(url, HTTP_HX_REQUEST="true")).find("table", id="standings")
+        return sum(row[1].endswith(" provisional") for row in rows(table))
+
+    assert provisional_rows() == 4  # table 1's players; the parts are now kept for a second
+    with quietly():
+        record_deal(sheet_of(competition, table_number=2), ALLEEN_6)
+    computed(competition)
+
+    assert provisional_rows() == 8
+
+
+def test_a_bare_update_shows_once_the_parts_expire(world: World) -> None:  # noqa: F811
+    """What no service does (an update in a shell, a script) is seen within ``LIVE_PARTS_SECONDS``, not at once."""
+    seen = rounds_seen(world)
+    assert not page(poll(world, rounds_seen=seen)).find_all("ul", id="rounds")
+    Round.objects.filter(competition=world.competition).update(status=Round.Status.COMPLETE)
+    assert not page(poll(world, rounds_seen=seen)).find_all("ul", id="rounds")  # within the second: as it was
+
+    live.forget(world.competition.pk)  # as the second's expiry does
+    assert "Complete" in page(poll(world, rounds_seen=seen)).find("ul", id="rounds").text()
+
+
+def test_the_parts_expire_after_their_seconds(world: World, settings: Any) -> None:  # noqa: F811
+    settings.LIVE_PARTS_SECONDS = 1
+    with mock.patch.object(cache, "set", wraps=cache.set) as kept:
+        live.live_parts(world.competition)
+    assert kept.call_args.args[2] == 1
+
+
+def test_without_the_cache_the_poll_still_answers_from_the_database(world: World) -> None:  # noqa: F811
+    with (
+        mock.patch.object(cache, "get", side_effect=ConnectionError("cache down")),
+        mock.patch.object(cache, "set", side_effect=ConnectionError("cache down")),
+    ):
+        parts = live.live_parts(world.competition)
+    assert parts.rounds and parts.rounds[0].tables == 1
+
+
+def test_drafts_count_only_for_those_who_see_them(world: World) -> None:  # noqa: F811
+    parts = live.read_parts(world.competition)
+    with_draft = live.LiveParts(parts.provisional, (*parts.rounds, live.RoundProgress(9, Round.Status.DRAFT, 3, 0)))
+    assert with_draft.rounds_fingerprint("nl", drafts=False) == parts.rounds_fingerprint("nl", drafts=False)
+    assert with_draft.rounds_fingerprint("nl", drafts=True) != parts.rounds_fingerprint("nl", drafts=True)
+    assert parts.rounds_fingerprint("nl", drafts=False) != parts.rounds_fingerprint("fr", drafts=False)
