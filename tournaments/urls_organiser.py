@@ -5,6 +5,7 @@ from django.urls import path
 from tournaments import views_organiser as competitions
 from tournaments import views_organiser_players as players
 from tournaments import views_organiser_rounds as rounds
+from tournaments.display import views_manage as display
 
 ROUND = "c/<slug:slug>/r<int:number>/"
 
@@ -28,4 +29,11 @@ urlpatterns = [
     path(f"{ROUND}publish/", rounds.round_publish, name="manage-round-publish"),
     path(f"{ROUND}finalise/", rounds.round_finalise, name="manage-round-finalise"),
     path(f"{ROUND}reopen/", rounds.round_reopen, name="manage-round-reopen"),
+    path(f"{ROUND}clock/start/", display.clock_start, name="manage-clock-start"),
+    path(f"{ROUND}clock/pause/", display.clock_pause, name="manage-clock-pause"),
+    path(f"{ROUND}clock/resume/", display.clock_resume, name="manage-clock-resume"),
+    path(f"{ROUND}clock/adjust/", display.clock_adjust, name="manage-clock-adjust"),
+    path(f"{ROUND}clock/stop/", display.clock_stop, name="manage-clock-stop"),
+    path("c/<slug:slug>/announcements/", display.announcement_add, name="manage-announcement-add"),
+    path("c/<slug:slug>/announcements/<int:pk>/hide/", display.announcement_hide, name="manage-announcement-hide"),
 ]

@@ -151,6 +151,13 @@ def _players_csv(w: World) -> dict[str, Any]:
     return {"import-file": SimpleUploadedFile("players.csv", b"name\nMie Smet\n", content_type="text/csv")}
 
 
+def _announcement(w: World) -> str:
+    from tournaments.models import Announcement
+
+    announcement, _ = Announcement.objects.get_or_create(competition=w.competition, text="Welcome")
+    return reverse("manage-announcement-hide", args=[w.competition.slug, announcement.pk])
+
+
 PAGES: dict[str, Page] = {
     # tournaments/urls.py
     "home": Page("home", lambda w: reverse("home")),
@@ -252,6 +259,27 @@ PAGES: dict[str, Page] = {
     "manage-checkin-poster": Page("manage-checkin-poster", _manage("manage-checkin-poster")),
     "manage-checkin-seat": Page("manage-checkin-seat", _manage("manage-checkin-seat"), "post"),
     "manage-checkin-new-code": Page("manage-checkin-new-code", _manage("manage-checkin-new-code"), "post"),
+    # tournaments/display/urls.py: the venue's screen and its fragments; its controls under /manage/
+    "display": Page("display", lambda w: reverse("display", args=[w.competition.slug])),
+    "display-hidden": Page("display", lambda w: reverse("display", args=[w.hidden.slug])),
+    "display-live": Page("display-live", lambda w: reverse("display-live", args=[w.competition.slug])),
+    "display-live-hidden": Page("display-live", lambda w: reverse("display-live", args=[w.hidden.slug])),
+    "round-clock": Page("round-clock", lambda w: reverse("round-clock", args=[w.competition.slug, 1])),
+    "round-clock-draft": Page("round-clock", lambda w: reverse("round-clock", args=[w.competition.slug, 2])),
+    "round-clock-hidden": Page("round-clock", lambda w: reverse("round-clock", args=[w.hidden.slug, 1])),
+    "manage-clock-start": Page(
+        "manage-clock-start", _manage("manage-clock-start", 1), "post", lambda w: {"minutes": 60}
+    ),
+    "manage-clock-pause": Page("manage-clock-pause", _manage("manage-clock-pause", 1), "post"),
+    "manage-clock-resume": Page("manage-clock-resume", _manage("manage-clock-resume", 1), "post"),
+    "manage-clock-adjust": Page(
+        "manage-clock-adjust", _manage("manage-clock-adjust", 1), "post", lambda w: {"minutes": 5}
+    ),
+    "manage-clock-stop": Page("manage-clock-stop", _manage("manage-clock-stop", 1), "post"),
+    "manage-announcement-add": Page(
+        "manage-announcement-add", _manage("manage-announcement-add"), "post", lambda w: {"text": "Break"}
+    ),
+    "manage-announcement-hide": Page("manage-announcement-hide", _announcement, "post"),
     # config/urls.py
     "admin-index": Page("admin:index", lambda w: reverse("admin:index")),
     "admin-login": Page("admin:login", lambda w: reverse("admin:login")),
@@ -350,6 +378,20 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "manage-checkin-poster":          MANAGE,
     "manage-checkin-seat":            MANAGE_POST,
     "manage-checkin-new-code":        MANAGE_POST,
+    "display":                        EVERYONE,
+    "display-hidden":                 MANAGERS,
+    "display-live":                   EVERYONE,
+    "display-live-hidden":            MANAGERS,
+    "round-clock":                    EVERYONE,
+    "round-clock-draft":              MANAGERS,
+    "round-clock-hidden":             MANAGERS,
+    "manage-clock-start":             MANAGE_POST,
+    "manage-clock-pause":             MANAGE_POST,
+    "manage-clock-resume":            MANAGE_POST,
+    "manage-clock-adjust":            MANAGE_POST,
+    "manage-clock-stop":              MANAGE_POST,
+    "manage-announcement-add":        MANAGE_POST,
+    "manage-announcement-hide":       MANAGE_POST,
     "admin-index":                    (ADM,     ADM,     ADM,   ADM,    ADM,      ADM,        OK,        OK),
     "admin-login":                    (OK,      OK,      OK,    OK,     OK,       OK,         IDX,       IDX),
     "login":                          EVERYONE,

@@ -4,6 +4,7 @@ from tournaments.models.audit import AuditEvent
 from tournaments.models.checkin import CheckIn, VenueCode
 from tournaments.models.clubs import Club, Membership, Player
 from tournaments.models.competitions import Competition, Game, Registration, Round
+from tournaments.models.display import Announcement, RoundClock
 from tournaments.models.idempotency import IdempotentRequest
 from tournaments.models.rules import RuleSet
 from tournaments.models.seating import RoundEvent, SeatingWish
@@ -11,6 +12,7 @@ from tournaments.models.sheets import DealEntry, Penalty, ScoreSheet, SeatResult
 from tournaments.models.tables import Seat, Table
 
 __all__ = [
+    "Announcement",
     "AuditEvent",
     "CheckIn",
     "Club",
@@ -23,6 +25,7 @@ __all__ = [
     "Player",
     "Registration",
     "Round",
+    "RoundClock",
     "RoundEvent",
     "RuleSet",
     "ScoreSheet",
