@@ -69,6 +69,8 @@ VISITS = [
     Visit("manage-players", lambda site: reverse("manage-players", args=[site.tournament.slug]), who="organiser"),
     Visit("manage-round", lambda site: reverse("manage-round", args=[site.tournament.slug, 1]), who="organiser"),
     Visit("tariff", lambda site: reverse("tariff", args=[site.tournament.slug])),
+    Visit("display", lambda site: reverse("display", args=[site.tournament.slug])),
+    Visit("display-league", lambda site: reverse("display", args=[site.league.slug])),
     Visit("check-in", lambda site: reverse("checkin", args=[site.league.slug])),
     Visit("manage-check-in", lambda site: reverse("manage-checkin", args=[site.league.slug]), who="organiser"),
     Visit(
