@@ -159,6 +159,7 @@ STANDINGS_STALE_QUEUE_SECONDS = env_int("STANDINGS_STALE_QUEUE_SECONDS", default
 # Slow jobs (ratings, statistics) have their own queue so standings never wait behind them.
 CELERY_TASK_ROUTES = {
     "scoring.tasks.recompute_ratings": {"queue": "analytics"},
+    "scoring.tasks.full_ratings_check": {"queue": "analytics"},
     "scoring.tasks.recompute_statistics": {"queue": "analytics"},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
@@ -169,6 +170,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Idempotency keys older than IDEMPOTENCY_TTL_HOURS are deleted (below, "resource limits")
     "purge-idempotency-keys": {"task": "tournaments.tasks.purge_idempotency_keys", "schedule": 3600.0},
+    # Ratings are kept incrementally; this recomputes them from scratch (daily by default), logs any difference.
+    "full-ratings-check": {
+        "task": "scoring.tasks.full_ratings_check",
+        "schedule": float(env_int("RATINGS_FULL_CHECK_SECONDS", default=24 * 3600, minimum=60)),
+    },
 }
 
 # -- security: HTTPS, cookies, headers, login throttling (README "Configuration") ----------------------------------

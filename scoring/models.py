@@ -71,6 +71,7 @@ class Statistics(models.Model):
         "tournaments.Player", null=True, blank=True, on_delete=models.CASCADE, related_name="statistics"
     )
     data = models.JSONField()
+    totals = models.JSONField(default=dict, help_text="the raw counts ``data`` is shown from, updated by delta")
     computed_at = models.DateTimeField()
 
     class Meta:
@@ -94,3 +95,56 @@ class JobState(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class RatedRound(models.Model):
+    """The ratings ledger: the rounds the ratings have counted, in the order they were rated.
+
+    ``position`` follows ``scoring.selectors.rated_rounds_in_order`` (the order of ``all_deal_results``), without
+    gaps; ``fingerprint`` tells whether the round is still what was rated. A run compares the ledger with the
+    rounds to rate now: rounds added at the end are rated from the players' current state; from the first round
+    that differs (corrected, reopened, hidden, inserted earlier, deleted) the ratings are replayed from the
+    states stored just before it (``RatingStep``).
+    """
+
+    position = models.PositiveIntegerField(unique=True)
+    round = models.OneToOneField("tournaments.Round", on_delete=models.CASCADE, related_name="+")
+    fingerprint = models.CharField(max_length=64)
+    label = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return f"{self.position}. {self.label}"
+
+
+class RatingStep(models.Model):
+    """A player's rating state after a rated round they played (at ``RatedRound.position``): where a replay of
+    the later rounds starts from."""
+
+    position = models.PositiveIntegerField()
+    player = models.ForeignKey("tournaments.Player", on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    deals = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "position"], name="rating_step_once_per_round")]
+        indexes = [models.Index(fields=["position"], name="rating_step_position")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} after {self.position}"
+
+
+class SheetStatistics(models.Model):
+    """One score sheet's contribution to its competition's statistics (raw counts), and what it was computed
+    from, so a competition's statistics are updated by the sheets that changed: the old contribution out, the
+    new one in."""
+
+    sheet = models.OneToOneField("tournaments.ScoreSheet", primary_key=True, on_delete=models.CASCADE, related_name="+")
+    fingerprint = models.CharField(max_length=64)
+    contribution = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"statistics of sheet {self.sheet_id}"

@@ -18,7 +18,6 @@ standings are stale; computing the same version twice stores the same rows.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from collections import defaultdict
@@ -27,27 +26,22 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import DatabaseError, connection, transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from config.env import env_int
+from scoring import rating_ledger, statistics_delta
 from scoring.methods import MethodOptions, find_method
-from scoring.models import JobState, Rating, Standing, StandingsState, Statistics
+from scoring.models import JobState, Rating, Standing, StandingsState
 from scoring.ranking import LeagueOptions, rank
-from scoring.ratings import compute_ratings
 from scoring.records import Penalty as DatedPenalty
 from scoring.records import SessionResult as Session
 from scoring.selectors import (
-    all_deal_results,
-    competition_deal_records,
     competition_penalty_records,
     competition_sessions,
-    rated_rounds,
 )
-from scoring.statistics import compute_statistics
 from tournaments.models import Competition
 
 log = logging.getLogger(__name__)
@@ -270,59 +264,26 @@ def finish_job(key: str) -> None:
     JobState.objects.filter(key=key).update(finished_at=timezone.now(), runs=F("runs") + 1)
 
 
-RATED_ROUNDS_CACHE_KEY = "scoring:rated-rounds"
-
-
-def rated_rounds_fingerprint() -> str:
-    """A digest of which rounds the ratings count now (``scoring.selectors.rated_rounds``)."""
-    ids = ",".join(str(pk) for pk in rated_rounds().values_list("pk", flat=True))
-    return hashlib.sha256(ids.encode()).hexdigest()
-
-
 def ratings_stale() -> bool:
-    """Whether the rounds the ratings count changed since they were computed, by whatever path: a round finalised
+    """Whether the rounds the ratings count changed since they were rated, by whatever path: a round finalised
     or reopened, a competition's results made public or hidden (the organisers' pages, the admin, the API, an
-    import). The periodic reconcile job asks it; a lost cache entry costs one recomputation, nothing more."""
-    return cache.get(RATED_ROUNDS_CACHE_KEY) != rated_rounds_fingerprint()
+    import). The periodic reconcile job asks it: the ledger of rated rounds against the rounds to rate now."""
+    return rating_ledger.ledger_stale()
 
 
 def recompute_ratings() -> int:
-    """Recompute every player's rating from the deals ratings count (``scoring.selectors.all_deal_results``),
-    oldest first. Returns how many were rated."""
-    fingerprint = rated_rounds_fingerprint()  # read first: what changes meanwhile makes the next reconcile run it
-    rows = compute_ratings(all_deal_results())
-    now = timezone.now()
-    with transaction.atomic():
-        Rating.objects.all().delete()
-        Rating.objects.bulk_create(
-            Rating(
-                player_id=r.player_id,
-                mu=r.mu,
-                sigma=r.sigma,
-                ordinal=r.ordinal,
-                deals_rated=r.deals,
-                history=[list(point) for point in r.history],
-                computed_at=now,
-            )
-            for r in rows
-        )
-    cache.set(RATED_ROUNDS_CACHE_KEY, fingerprint, None)
-    return len(rows)
+    """Bring the ratings up to date (``scoring.rating_ledger.update_ratings``): new rounds are rated from the
+    players' current state, a changed round is replayed from there on. Returns how many players are rated."""
+    rating_ledger.update_ratings()
+    return Rating.objects.count()
 
 
-def recompute_statistics(competition_id: int) -> int:
-    """Store the competition's statistics and each player's in it. Returns how many players."""
-    per_player, summary = compute_statistics(competition_deal_records(competition_id))
-    now = timezone.now()
-    with transaction.atomic():
-        Statistics.objects.filter(competition_id=competition_id).delete()
-        Statistics.objects.bulk_create(
-            [
-                Statistics(competition_id=competition_id, player=None, data=summary, computed_at=now),
-                *(
-                    Statistics(competition_id=competition_id, player_id=pid, data=stats.as_json(), computed_at=now)
-                    for pid, stats in per_player.items()
-                ),
-            ]
-        )
-    return len(per_player)
+def full_ratings_check() -> rating_ledger.FullReport:
+    """Recompute every rating from scratch, report any difference from the incremental ratings, store it."""
+    return rating_ledger.full_recompute()
+
+
+def recompute_statistics(competition_id: int, *, full: bool = False) -> int:
+    """Update the competition's statistics and each player's in it by delta: only the sheets that changed are read
+    (``scoring.statistics_delta``); ``full`` counts every sheet again. Returns how many players."""
+    return statistics_delta.update_statistics(competition_id, full=full)

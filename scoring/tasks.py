@@ -62,6 +62,13 @@ def recompute_statistics(competition_id: int) -> int:
     return players
 
 
+@shared_task(name="scoring.tasks.full_ratings_check", acks_late=True, ignore_result=True, **RETRY_ON_DATABASE_LOSS)
+def full_ratings_check() -> int:
+    """Periodic (beat, ``RATINGS_FULL_CHECK_SECONDS``): recompute every rating from scratch, log any difference from
+    the incremental ratings, store the full result. Returns how many players differed."""
+    return len(services.full_ratings_check().differences)
+
+
 def request_ratings() -> bool:
     """Queue the ratings once (coalesced): after a round is finalised or reopened."""
     return services.request_job("ratings", recompute_ratings)

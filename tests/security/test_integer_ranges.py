@@ -70,6 +70,11 @@ COMPUTED = {
     "scoring.Rating.ordinal": "computed ratings",
     "scoring.Rating.deals_rated": "computed ratings",
     "scoring.JobState.runs": "a counter",
+    "scoring.RatedRound.position": "the ratings ledger's order, written by scoring.rating_ledger",
+    "scoring.RatingStep.position": "a copy of RatedRound.position",
+    "scoring.RatingStep.mu": "computed ratings",
+    "scoring.RatingStep.sigma": "computed ratings",
+    "scoring.RatingStep.deals": "computed ratings",
 }
 
 

@@ -442,6 +442,8 @@ UNLIMITED_BY_DESIGN = {
     "scoring.Standing.explanation": "computed by the standings",
     "scoring.Rating.history": "computed by the ratings",
     "scoring.Statistics.data": "computed by the statistics",
+    "scoring.Statistics.totals": "computed by the statistics",
+    "scoring.SheetStatistics.contribution": "computed by the statistics",
 }
 
 
