@@ -51,6 +51,12 @@ bench-read: install
 bench-evening: install
 	$(BIN)/python bench/evening.py
 
+# Issue 16: one new 24-deal session of 100 tables rated incrementally on 240,000 and 960,000 deals of history,
+# checked against a full recomputation (needs PostgreSQL; about 10 minutes, most of it the full recomputations).
+.PHONY: bench-ratings
+bench-ratings: install
+	$(BIN)/python bench/ratings.py
+
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache .hypothesis
 
