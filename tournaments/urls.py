@@ -12,6 +12,7 @@ urlpatterns = [
     path("c/<slug:slug>/standings/", views.standings_fragment, name="competition-standings"),
     path("c/<slug:slug>/season/", views.season, name="season"),
     path("c/<slug:slug>/tariff/", tariff_views.tariff, name="tariff"),
+    path("", include("tournaments.progression.urls")),
     path("c/<slug:slug>/r<int:round_number>/", views.round_detail, name="round"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("clubs/<slug:slug>/", views.club_detail, name="club"),

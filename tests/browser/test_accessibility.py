@@ -71,6 +71,7 @@ VISITS = [
     Visit("tariff", lambda site: reverse("tariff", args=[site.tournament.slug])),
     Visit("display", lambda site: reverse("display", args=[site.tournament.slug])),
     Visit("display-league", lambda site: reverse("display", args=[site.league.slug])),
+    Visit("progression", lambda site: reverse("progression", args=[site.tournament.slug])),
     Visit("check-in", lambda site: reverse("checkin", args=[site.league.slug])),
     Visit("manage-check-in", lambda site: reverse("manage-checkin", args=[site.league.slug]), who="organiser"),
     Visit(
