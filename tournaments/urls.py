@@ -6,6 +6,7 @@ from tournaments.tariff import views as tariff_views
 urlpatterns = [
     path("manage/", include("tournaments.urls_organiser")),
     path("", include("tournaments.checkin.urls")),
+    path("", include("tournaments.ratings.urls")),
     path("", include("tournaments.display.urls")),
     path("", views.home, name="home"),
     path("c/<slug:slug>/", views.competition_detail, name="competition"),

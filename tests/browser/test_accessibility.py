@@ -44,6 +44,7 @@ VISITS = [
     Visit("standings", lambda site: reverse("competition", args=[site.tournament.slug])),
     Visit("season", lambda site: reverse("season", args=[site.league.slug])),
     Visit("player", lambda site: reverse("player", args=[site.player.pk])),
+    Visit("ratings", lambda site: reverse("ratings")),
     Visit("sheet", lambda site: reverse("sheet", args=_sheet_args(site))),
     Visit("entry-organiser", lambda site: reverse("sheet-entry", args=_sheet_args(site)), who="organiser"),
     Visit(

@@ -1,0 +1,1 @@
+"""The public ratings page: every rated player by ordinal, and when the ratings last changed."""

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from tournaments.ratings import views
+
+urlpatterns = [
+    path("ratings/", views.ratings_list, name="ratings"),
+]
