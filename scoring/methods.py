@@ -60,7 +60,7 @@ def format_number(value: float | Fraction) -> str:
     return f"{sign}{whole}" if decimals == 0 else f"{sign}{whole}.{decimals:03d}".rstrip("0")
 
 
-def _plural(value: Number | float, unit: str) -> str:
+def plural(value: Number | float, unit: str) -> str:
     """``value`` with ``unit``, singular exactly when the number printed is 1 ("1 point", "0 points", "-1 points")."""
     text = format_number(value)
     return f"{text} {unit}{'' if text == '1' else 's'}"
@@ -134,7 +134,7 @@ class TotalPoints(StandingsMethod):
 
     def describe(self, value: MethodValue) -> str:
         assert not isinstance(value, tuple)
-        return _plural(value, "point")
+        return plural(value, "point")
 
 
 class PointsPerDeal(StandingsMethod):
@@ -157,7 +157,7 @@ class PointsPerDeal(StandingsMethod):
 
     def describe(self, value: MethodValue) -> str:
         assert not isinstance(value, tuple)
-        return f"{_plural(value, 'point')} per deal"
+        return f"{plural(value, 'point')} per deal"
 
 
 class Placement(StandingsMethod):
@@ -181,7 +181,7 @@ class Placement(StandingsMethod):
 
     def describe(self, value: MethodValue) -> str:
         assert not isinstance(value, tuple)
-        return _plural(value, "placement point")
+        return plural(value, "placement point")
 
 
 class Combined(StandingsMethod):
@@ -205,7 +205,7 @@ class Combined(StandingsMethod):
     def describe(self, value: MethodValue) -> str:
         assert isinstance(value, tuple)
         placement, total = value
-        return f"{_plural(placement, 'placement point')}, {_plural(total, 'point')}"
+        return f"{plural(placement, 'placement point')}, {plural(total, 'point')}"
 
 
 METHODS: dict[str, StandingsMethod] = {m.key: m for m in (TotalPoints(), PointsPerDeal(), Placement(), Combined())}

@@ -16,7 +16,7 @@ from collections.abc import Collection, Sequence
 from fractions import Fraction
 from typing import ClassVar
 
-from scoring.methods import _plural, format_number
+from scoring.methods import format_number, plural
 from scoring.records import Penalty, SessionResult, UnknownTieBreak
 
 TieBreakValue = int | float | Fraction
@@ -151,7 +151,7 @@ class FewerPenalties(TieBreak):
         return -sum(p.points for p in penalties if p.player_id == player_id)
 
     def describe(self, value: TieBreakValue) -> str:
-        return _plural(-value, "penalty point")
+        return plural(-value, "penalty point")
 
 
 TIEBREAKS: dict[str, TieBreak] = {

@@ -341,6 +341,12 @@ def shown_seats(sheet: ScoreSheet, *, full_names: bool) -> list[ShownSeat]:
     ]
 
 
+def seat_names(seats: Iterable[ShownSeat]) -> list[str]:
+    """The players' names by engine position (seat number minus one), as ``shown_seats`` names them: what a line's
+    description and a person's error message call each seat."""
+    return [seat.player.name for seat in seats]
+
+
 @dataclass(frozen=True)
 class PlayerSession:
     """One session (a table of a round) of a player, with the running total of their sessions so far."""

@@ -199,7 +199,7 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
     round_.competition = seen.competition  # for the rule set, without reading it again
     sheet.table.round = round_
     seats = selectors.shown_seats(sheet, full_names=seen.manages)
-    lines = selectors.sheet_lines(sheet, [seat.player.name for seat in seats])
+    lines = selectors.sheet_lines(sheet, selectors.seat_names(seats))
     totals = lines[-1].running if lines else []
     response = render(
         request,

@@ -121,7 +121,7 @@ def _with_device(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
 
 def _names(access: EntryAccess) -> list[str]:
     """The players' names by engine position (seat number minus one), as this visitor may see them."""
-    return [seat.player.name for seat in access.seats]
+    return selectors.seat_names(access.seats)
 
 
 def _form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLineForm | ZwickenLineForm:
@@ -246,7 +246,7 @@ def _page(
         "sheet": sheet,
         "seats": seats,
         "form": form,
-        "lines": selectors.sheet_lines(sheet, [seat.player.name for seat in seats]),
+        "lines": selectors.sheet_lines(sheet, selectors.seat_names(seats)),
         "captain": access.captain,
         "preview": preview,
         "needs": {c: needed_fields(c) for c, _label in form.fields["contract"].choices}

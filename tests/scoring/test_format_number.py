@@ -6,7 +6,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.methods import Combined, Placement, PointsPerDeal, TotalPoints, _plural, format_number
+from scoring.methods import Combined, Placement, PointsPerDeal, TotalPoints, format_number, plural
 
 # strictly closer than 0.0005 to the whole number, so no value is a rounding tie
 NEAR = st.fractions(min_value=Fraction(-4999, 10_000_000), max_value=Fraction(4999, 10_000_000), max_denominator=10**7)
@@ -20,7 +20,7 @@ def test_a_small_negative_value_prints_as_zero_without_a_sign() -> None:
 
 
 def test_a_value_printed_as_one_takes_the_singular() -> None:
-    assert _plural(Fraction(10001, 10000), "point") == "1 point"
+    assert plural(Fraction(10001, 10000), "point") == "1 point"
     assert TotalPoints().describe(Fraction(10001, 10000)) == "1 point"
     assert TotalPoints().describe(Fraction(9999, 10000)) == "1 point"
     assert PointsPerDeal().describe(Fraction(10001, 10000)) == "1 point per deal"
@@ -43,8 +43,8 @@ def test_values_within_half_a_thousandth_of_a_whole_number_print_as_it(whole: in
     value = whole + offset
     assert format_number(value) == str(whole)
     assert format_number(float(value)) == str(whole)
-    assert _plural(value, "point") == f"{whole} point{'' if whole == 1 else 's'}"
-    assert _plural(float(value), "point") == f"{whole} point{'' if whole == 1 else 's'}"
+    assert plural(value, "point") == f"{whole} point{'' if whole == 1 else 's'}"
+    assert plural(float(value), "point") == f"{whole} point{'' if whole == 1 else 's'}"
 
 
 @settings(max_examples=300)
@@ -53,4 +53,4 @@ def test_no_value_prints_as_minus_zero_and_the_singular_goes_with_the_printed_on
     text = format_number(value)
     assert text != "-0" and not text.startswith("-0.000")
     assert abs(Fraction(text) - value) <= Fraction(1, 2000)
-    assert _plural(value, "deal") == f"{text} deal{'' if text == '1' else 's'}"
+    assert plural(value, "deal") == f"{text} deal{'' if text == '1' else 's'}"
