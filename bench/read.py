@@ -66,7 +66,9 @@ from bench.standings import generate  # a season's rounds, sheets, lines and sea
 
 TARGET_UNCONDITIONAL = 0.25  # x the static file's requests/s
 TARGET_REVALIDATED = 0.5
-HTMX = {"HX-Request": "true"}
+# as a phone's browser asks: htmx's header, and a compressed body when there is one (both sides alike)
+BROWSER = {"Accept-Encoding": "gzip, deflate, br"}
+HTMX = {"HX-Request": "true", **BROWSER}
 SEEN = re.compile(r'name="(rounds_seen|statistics_seen)" value="([^"]*)"')
 
 
@@ -349,7 +351,7 @@ def main() -> int:
         run = [
             ("(a) fragment, unconditional", path, HTMX),
             ("(b) fragment, If-None-Match", path, {**HTMX, "If-None-Match": tag}),
-            ("(c) static file", args.static, {}),
+            ("(c) static file", args.static, BROWSER),
         ]
         rows = []
         for name, where, headers in run:
