@@ -403,3 +403,5 @@ def test_rank_one_is_at_the_top_and_a_round_without_a_rank_leaves_a_gap() -> Non
     assert b.path.count("M") == 1 and len(b.vertices) == 2 and b.vertices[0].round == 2  # no point before ranked
     assert drawn.worst == 3 and b.end is not None and b.end.cell.rank == 3 and b.style == "bold"
     assert chart((1,), [(Line(3, "C", (None,)), "normal")]) is None
+    season = chart(tuple(range(1, 31)), [(Line(4, "D", tuple(Cell(1, 0, False, True) for _ in range(30))), "normal")])
+    assert season is not None and [t.label for t in season.x_ticks] == [*range(1, 30, 2), 30]  # legible labels

@@ -142,9 +142,11 @@ def progression(
 
 # -- the chart ------------------------------------------------------------------------------------------------------
 
-WIDTH = 640
+WIDTH = 600  # at most: a few rounds make a narrower chart, which fits a phone without scrolling
+NARROWEST = 340
+ROUND_WIDTH = 56  # horizontal room per round
 HEIGHT = 320
-LEFT = 36  # room for the rank labels
+LEFT = 40  # room for the rank labels
 RIGHT = 40  # room for the final ranks at the lines' ends
 TOP = 12
 BOTTOM = 28  # room for the round labels
@@ -238,7 +240,8 @@ def chart(rounds: Sequence[int], styled: Sequence[tuple[Line, str]]) -> Chart | 
         return None
     worst = max(2, max(ranks))
     inner = HEIGHT - TOP - BOTTOM
-    span = WIDTH - LEFT - RIGHT
+    width = max(NARROWEST, min(WIDTH, LEFT + RIGHT + ROUND_WIDTH * (len(rounds) - 1)))
+    span = width - LEFT - RIGHT
     step_x = span / (len(rounds) - 1) if len(rounds) > 1 else 0.0
 
     def x(i: int) -> float:
@@ -267,6 +270,7 @@ def chart(rounds: Sequence[int], styled: Sequence[tuple[Line, str]]) -> Chart | 
             colour, dash = COLOURS[coloured % len(COLOURS)], DASHES[coloured % len(DASHES)]
             coloured += 1
         series.append(Series(line, " ".join(parts), tuple(vertices), colour, dash, style, (vertices or [None])[-1]))
+    every = -(-len(rounds) // 15)  # a label for every round up to 15, then every other one, and so on
     step = _step(worst - 1)
     labels = sorted({1, worst, *range(step, worst, step)})
     # drop a label too close to the last one (they would overlap)
@@ -274,7 +278,8 @@ def chart(rounds: Sequence[int], styled: Sequence[tuple[Line, str]]) -> Chart | 
     labels = [r for r in labels if r in (1, worst) or worst - r >= near]
     return Chart(
         tuple(series),
-        tuple(Tick(x(i), number) for i, number in enumerate(rounds)),
+        tuple(Tick(x(i), n) for i, n in enumerate(rounds) if i % every == 0 or i == len(rounds) - 1),
         tuple(Tick(y(r), r) for r in labels),
         worst,
+        width,
     )
