@@ -13,7 +13,6 @@ import time
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from tournaments.conditional import etag, labelled, not_modified
@@ -76,7 +75,6 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
     context |= {
         "round": round_,
         "seating": selectors.seating_by_name(round_) if round_ is not None else None,
-        "now": timezone.now(),
         "poll_seconds": POLL_SECONDS,
         "standings_poll_seconds": STANDINGS_POLL_SECONDS,
         "page_seconds": PAGE_SECONDS,
