@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.db.models.fields.json import KT
 
 from games import sheet_from_lines, sitting_out
@@ -48,28 +48,22 @@ def rated_rounds_in_order() -> list[RatedRoundRow]:
     """The ``rated_rounds`` in rating order (oldest competition first, then round number), one query.
 
     A round's fingerprint changes when it is finalised again (a new ``RoundEvent``: every finalisation logs one,
-    and finalised rounds take no lines, so a correction means reopen, correct, finalise), when its number of
-    settled sheets changes, or its label (the competition renamed). What no fingerprint sees (a line edited in
-    the database by hand) the periodic full recomputation finds and reports.
+    and a finalised round takes no lines and keeps its sheets final, so a correction means reopen, correct,
+    finalise) or its label changes (the competition renamed). It reads one row per round and nothing of their
+    sheets, so it costs the same whatever the rounds hold. What no fingerprint sees (a line or a sheet's state
+    edited in the database by hand) the periodic full recomputation finds, reports and repairs.
     """
     events = RoundEvent.objects.filter(round=OuterRef("pk")).order_by("-pk").values("pk")[:1]
-    settled = (
-        ScoreSheet.objects.filter(table__round=OuterRef("pk"), state__in=SETTLED)
-        .order_by()
-        .values("table__round")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
     rows = (
         rated_rounds()
         .order_by("competition__starts_on", "competition_id", "number")
-        .annotate(last_event=Subquery(events), settled=Subquery(settled))
-        .values_list("pk", "competition__name", "number", "last_event", "settled")
+        .annotate(last_event=Subquery(events))
+        .values_list("pk", "competition__name", "number", "last_event")
     )
     out: list[RatedRoundRow] = []
-    for pk, name, number, last_event, settled_sheets in rows:
+    for pk, name, number, last_event in rows:
         label = round_label(name, number)
-        digest = hashlib.sha256(f"{pk}|{last_event or 0}|{settled_sheets or 0}|{label}".encode()).hexdigest()
+        digest = hashlib.sha256(f"{pk}|{last_event or 0}|{label}".encode()).hexdigest()
         out.append(RatedRoundRow(pk, label, digest))
     return out
 
