@@ -281,6 +281,7 @@ class Run:
     dropped: Counter[str] = field(default_factory=Counter)  # ticks dropped: the last poll still in flight
     paths: Counter[str] = field(default_factory=Counter)  # what the displays asked for
     encodings: Counter[str] = field(default_factory=Counter)  # of the 200s: gzip, identity, ...
+    tags: set[str] = field(default_factory=set)  # the phones' distinct validators: at least as many renderings
 
 
 def client(timeout: float = 30) -> Any:
@@ -307,6 +308,8 @@ async def fetch(
             status, tag = str(response.status), response.headers.get("ETag")
             size = len(body) if response.content_length is None else response.content_length  # as sent
             run.encodings[response.headers.get("Content-Encoding", "identity")] += status == "200"
+            if status == "200" and who == "phone" and tag:
+                run.tags.add(tag)
     except (aiohttp.ClientError, TimeoutError, OSError) as exc:
         status, tag, body, size = type(exc).__name__, None, b"", 0
     answered = time.perf_counter()
@@ -640,6 +643,7 @@ def report(
     if bodies:
         row("phone polls: a 200's body as sent (median)", f"{statistics.median(bodies) / 1000:.1f} KB")
         print(f"    encodings of all 200s: {counted(run.encodings)}")
+        print(f"    distinct validators the phones got (each rendered at least once): {len(run.tags)}")
     shown = [p.answered - p.sent for p in displays if not bad(p.status)]
     row("display requests: count", str(len(displays)))
     row("display requests: p50 / p95 / p99", ms3(shown))
