@@ -42,6 +42,7 @@ from scoring.selectors import (
     competition_penalty_records,
     competition_sessions,
 )
+from tournaments import live
 from tournaments.models import Competition
 
 log = logging.getLogger(__name__)
@@ -133,6 +134,7 @@ def recompute_standings(competition_id: int, *, claim: bool = True, resumed: boo
         StandingsState.objects.filter(pk=state.pk).update(
             computed_version=version, computed_at=now, computations=F("computations") + 1
         )
+    live.forget(competition_id, competition.slug)  # the polls show the new standings now, not a second later
     return True
 
 

@@ -6,7 +6,8 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments and leagues"
 
     def ready(self) -> None:
-        from tournaments import audit_signals, conditional
+        from tournaments import audit_signals, conditional, live
 
         audit_signals.connect()
         conditional.connect()
+        live.connect()

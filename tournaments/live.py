@@ -60,6 +60,33 @@ def with_live_columns(competitions: QuerySet[Competition]) -> QuerySet[Competiti
 
 
 def polled_competition(slug: str) -> Competition | None:
+    """The competition with its live columns, kept ``LIVE_PARTS_SECONDS`` in the shared cache: a thousand phones
+    polling read it from the database about once a second between them.
+
+    It is forgotten when the competition is saved (a visibility or method changed: ``connect``), when its
+    standings are stored and when a sheet or round changes state (``changed``); an entry alone (``entries_version``)
+    shows within the second, as the standings it brings do.
+    """
+    key = _polled_key(slug)
+    seconds = settings.LIVE_PARTS_SECONDS
+    if seconds:
+        try:
+            kept = cache.get(key)
+        except Exception:  # a cache outage costs speed, not the page
+            logger.warning("cache unavailable for %s", key, exc_info=True)
+            return read_polled_competition(slug)
+        if isinstance(kept, Competition):
+            return kept
+    competition = read_polled_competition(slug)
+    if competition is not None and seconds:
+        try:
+            cache.set(key, competition, seconds)
+        except Exception:
+            logger.warning("cache unavailable for %s", key, exc_info=True)
+    return competition
+
+
+def read_polled_competition(slug: str) -> Competition | None:
     """The competition with its live columns (as ``with_live_columns``) in one hand-written query.
 
     A poll does little else; compiling the ORM's three-table query cost it more than running it. The competition's
@@ -156,16 +183,37 @@ def changed(competition_id: int) -> None:
     transaction.on_commit(lambda: forget(competition_id))
 
 
-def forget(competition_id: int) -> None:
-    """A sheet or round changed state: the next poll reads the parts afresh."""
+def forget(competition_id: int, slug: str | None = None) -> None:
+    """Something a poll shows changed: the next poll reads the competition and its parts afresh."""
+    if slug is None:
+        slug = Competition.objects.filter(pk=competition_id).values_list("slug", flat=True).first()
+    keys = [_key(competition_id)] + ([_polled_key(slug)] if slug else [])
     try:
-        cache.delete(_key(competition_id))
+        cache.delete_many(keys)
     except Exception:
-        logger.warning("cache unavailable for %s", _key(competition_id), exc_info=True)
+        logger.warning("cache unavailable for %s", keys, exc_info=True)
+
+
+def competition_saved(sender: Any, instance: Competition, **kwargs: Any) -> None:
+    """Saved or deleted by a form, the admin, an import: its visibility may have changed. Forgotten at once and once
+    committed, as ``changed``."""
+    forget(instance.pk, instance.slug)
+    transaction.on_commit(lambda: forget(instance.pk, instance.slug))
+
+
+def connect() -> None:
+    from django.db.models.signals import post_delete, post_save
+
+    post_save.connect(competition_saved, sender=Competition, dispatch_uid="live-competition-saved")
+    post_delete.connect(competition_saved, sender=Competition, dispatch_uid="live-competition-deleted")
 
 
 def _key(competition_id: int) -> str:
     return f"wiezen:live:{competition_id}"
+
+
+def _polled_key(slug: str) -> str:
+    return f"wiezen:polled:{slug}"
 
 
 def _digest(*parts: object) -> str:

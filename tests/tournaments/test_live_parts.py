@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from tests.factories import seated_competition
 from tests.tournaments.test_public_pages import (  # noqa: F401
+    ALLEEN_4,
     ALLEEN_6,
     World,
     computed,
@@ -32,9 +33,10 @@ from tournaments.services.sheets import confirm_sheet
 pytestmark = pytest.mark.django_db
 
 
-def poll(world: World, **params: str) -> Any:  # noqa: F811
+def poll(world: World, tag: str | None = None, **params: str) -> Any:  # noqa: F811
     url = reverse("competition-standings", args=[world.competition.slug])
-    return Client().get(url, params, HTTP_HX_REQUEST="true")
+    headers = {"HTTP_IF_NONE_MATCH": tag} if tag else {}
+    return Client().get(url, params, HTTP_HX_REQUEST="true", **headers)
 
 
 def rounds_seen(world: World) -> str:  # noqa: F811
@@ -120,3 +122,38 @@ def test_drafts_count_only_for_those_who_see_them(world: World) -> None:  # noqa
     assert with_draft.rounds_fingerprint("nl", drafts=False) == parts.rounds_fingerprint("nl", drafts=False)
     assert with_draft.rounds_fingerprint("nl", drafts=True) != parts.rounds_fingerprint("nl", drafts=True)
     assert parts.rounds_fingerprint("nl", drafts=False) != parts.rounds_fingerprint("fr", drafts=False)
+
+
+def test_the_polled_competition_is_read_once_between_polls_and_hiding_it_is_seen_at_once(world: World) -> None:  # noqa: F811
+    from tournaments.models import Competition
+
+    assert poll(world).status_code == 200
+    with CaptureQueriesContext(connection) as again:
+        assert poll(world).status_code == 200
+    assert not [q["sql"] for q in again.captured_queries if "tournaments_competition" in q["sql"]]
+
+    competition = Competition.objects.get(pk=world.competition.pk)
+    competition.is_public = False
+    competition.save()  # as the organiser's form and the admin save it
+
+    assert poll(world).status_code == 404
+
+
+def test_stored_standings_are_seen_by_the_next_poll_at_once(world: World) -> None:  # noqa: F811
+    first = poll(world)
+    with quietly():
+        record_deal(world.sheet, ALLEEN_4)  # a second line: nothing changes state
+    computed(world.competition)
+
+    assert poll(world, first.headers["ETag"]).status_code == 200
+
+
+def test_a_competition_hidden_by_a_bare_update_is_a_404_once_its_second_is_over(world: World) -> None:  # noqa: F811
+    """No path of the product hides a competition without saving it; one that does (a shell) waits the second out."""
+    from tournaments.models import Competition
+
+    assert poll(world).status_code == 200
+    Competition.objects.filter(pk=world.competition.pk).update(is_public=False)
+    assert poll(world).status_code == 200  # within LIVE_PARTS_SECONDS
+    live.forget(world.competition.pk)  # as the second's expiry does
+    assert poll(world).status_code == 404

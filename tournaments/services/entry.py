@@ -161,7 +161,8 @@ def _record(
     # Last, so that the competition's row is locked only from here to the commit.
     Competition.objects.filter(pk=competition_id).update(entries_version=F("entries_version") + 1)
     transaction.on_commit(lambda: request_standings(competition_id))
-    live.changed(competition_id)  # a first line makes its players' rows provisional
+    if not lines or sheet.state == ScoreSheet.State.CONFIRMED:
+        live.changed(competition_id)  # a first line makes its players' rows provisional; a correction unconfirms
     return EntryResult(entry, created=True, resettled=resettled)
 
 
