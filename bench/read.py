@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import http.client
 import os
 import re
@@ -157,6 +158,8 @@ def poll_path(port: int, slug: str) -> str:
     response, body = get(port, path, HTMX)
     if response.status != 200:
         raise RuntimeError(f"GET {path}: {response.status}")
+    if response.getheader("Content-Encoding") == "gzip":
+        body = gzip.decompress(body)
     seen = dict(SEEN.findall(body.decode()))
     return f"{path}?{urlencode(seen)}" if seen else path
 
