@@ -129,7 +129,9 @@ def standings_key(
         "standings",
         competition.pk,
         competition.standings_method,
-        competition.entries_version,
+        # what the page shows of the entries: whether newer ones are being counted, not their number (an evening's
+        # hundreds of entries would each make a new validator, and a new rendering, for the same words)
+        (state.computed_version if state else 0) < competition.entries_version,
         competition.closed_at,
         state.computed_version if state else None,
         computed_at.isoformat() if computed_at else None,

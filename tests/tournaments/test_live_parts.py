@@ -157,3 +157,18 @@ def test_a_competition_hidden_by_a_bare_update_is_a_404_once_its_second_is_over(
     assert poll(world).status_code == 200  # within LIVE_PARTS_SECONDS
     live.forget(world.competition.pk)  # as the second's expiry does
     assert poll(world).status_code == 404
+
+
+def test_entries_that_leave_the_page_as_it_was_keep_its_validator(world: World, settings: Any) -> None:  # noqa: F811
+    """An evening's entries each bump ``entries_version``; the page says only whether newer entries are being counted,
+    so the next entries before the standings catch up make no new validator (and no new rendering)."""
+    settings.LIVE_PARTS_SECONDS = 0  # read everything afresh: the validator alone decides
+    with quietly():
+        record_deal(world.sheet, ALLEEN_4)
+    counting = poll(world)
+    assert "newer entries are being counted" in counting.content.decode()
+    with quietly():
+        record_deal(world.sheet, {**ALLEEN_4, "deal": 3, "dealer": 2})
+    assert poll(world, counting.headers["ETag"]).status_code == 304
+    computed(world.competition)
+    assert poll(world, counting.headers["ETag"]).status_code == 200
