@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -31,6 +32,7 @@ from tournaments.models import Competition, Round
 from tournaments.selectors import SETTLED, provisional_players
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,23 +69,7 @@ def polled_competition(slug: str) -> Competition | None:
     standings are stored and when a sheet or round changes state (``changed``); an entry alone (``entries_version``)
     shows within the second, as the standings it brings do.
     """
-    key = _polled_key(slug)
-    seconds = settings.LIVE_PARTS_SECONDS
-    if seconds:
-        try:
-            kept = cache.get(key)
-        except Exception:  # a cache outage costs speed, not the page
-            logger.warning("cache unavailable for %s", key, exc_info=True)
-            return read_polled_competition(slug)
-        if isinstance(kept, Competition):
-            return kept
-    competition = read_polled_competition(slug)
-    if competition is not None and seconds:
-        try:
-            cache.set(key, competition, seconds)
-        except Exception:
-            logger.warning("cache unavailable for %s", key, exc_info=True)
-    return competition
+    return _kept(_polled_key(slug), Competition, lambda: read_polled_competition(slug))
 
 
 def read_polled_competition(slug: str) -> Competition | None:
@@ -141,23 +127,31 @@ def statistics_fingerprint(competition: Competition, language: str) -> str:
 
 def live_parts(competition: Competition) -> LiveParts:
     """The competition's parts, from the shared cache when read less than ``LIVE_PARTS_SECONDS`` ago."""
-    key = _key(competition.pk)
+    parts = _kept(_key(competition.pk), LiveParts, lambda: read_parts(competition))
+    assert parts is not None  # read_parts always answers
+    return parts
+
+
+def _kept(key: str, kind: type[T], read: Callable[[], T | None]) -> T | None:
+    """What ``read`` answers, kept ``LIVE_PARTS_SECONDS`` under ``key`` (an answer of None is not kept). A cache
+    outage costs speed, not the page: it reads."""
     seconds = settings.LIVE_PARTS_SECONDS
-    if seconds:
+    if not seconds:
+        return read()
+    try:
+        kept = cache.get(key)
+    except Exception:
+        logger.warning("cache unavailable for %s", key, exc_info=True)
+        return read()
+    if isinstance(kept, kind):
+        return kept
+    value = read()
+    if value is not None:
         try:
-            kept = cache.get(key)
-        except Exception:  # a cache outage costs speed, not the page
-            logger.warning("cache unavailable for %s", key, exc_info=True)
-            return read_parts(competition)
-        if isinstance(kept, LiveParts):
-            return kept
-    parts = read_parts(competition)
-    if seconds:
-        try:
-            cache.set(key, parts, seconds)
+            cache.set(key, value, seconds)
         except Exception:
             logger.warning("cache unavailable for %s", key, exc_info=True)
-    return parts
+    return value
 
 
 def read_parts(competition: Competition) -> LiveParts:
