@@ -116,7 +116,15 @@ def test_a_redis_url_is_the_broker_and_the_cache_and_tasks_are_no_longer_eager(t
     report = loaded(tmp_path, REDIS_URL=url)
     assert report["broker"] == url
     assert report["eager"] is False
-    assert report["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert report["cache"] == "config.cache.SharedClientRedisCache"
+
+
+def test_the_shared_client_cache_is_django_s_redis_cache_with_one_client_per_pool() -> None:
+    from django.core.cache.backends.redis import RedisCache
+
+    from config.cache import SharedClientRedisCache
+
+    assert issubclass(SharedClientRedisCache, RedisCache)
 
 
 def test_production_settings_load_when_secret_key_and_allowed_hosts_are_given(tmp_path: Path) -> None:

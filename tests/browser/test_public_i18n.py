@@ -73,7 +73,7 @@ def test_the_player_chart_reads_its_numbers_in_every_language(
     desktop.goto(reverse("player", args=[site.player.pk]))
     assert desktop.locator("html").get_attribute("lang") == language
 
-    svg = desktop.locator("figure.chart svg")
+    svg = desktop.locator("figure.chart svg[aria-labelledby='cumulative-title']")  # not the progression chart
     attributes: list[dict[str, Any]] = svg.evaluate(
         """svg => [...svg.querySelectorAll("*")].map(el => Object.fromEntries(
              [...el.attributes].map(a => [a.name, a.value]).concat([["tag", el.tagName]])))"""

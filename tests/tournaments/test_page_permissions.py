@@ -74,6 +74,8 @@ def world() -> World:
     MembershipFactory(club=ClubFactory(), player=PlayerFactory(user=other_admin), is_admin=True)
     sheet, other_sheet = ScoreSheet.objects.filter(table__round__competition=competition).order_by("table__number")
     record_deal(sheet, DEAL_1, by=roles.club_admin)
+    hidden_sheet = ScoreSheet.objects.get(table__round__competition=hidden)
+    record_deal(hidden_sheet, DEAL_1, by=roles.club_admin)  # its players have a rank: the progression rows
     draft = create_round(competition)
     assert draft.status == Round.Status.DRAFT
     return World(
@@ -82,7 +84,7 @@ def world() -> World:
         sheet=sheet,
         other_sheet=other_sheet,
         draft_sheet=ScoreSheet.objects.get(table__round=draft, table__number=1),
-        hidden_sheet=ScoreSheet.objects.get(table__round__competition=hidden),
+        hidden_sheet=hidden_sheet,
         registered=competition.players.order_by("pk").first(),
         users={
             "outsider": roles.outsider,
@@ -280,6 +282,22 @@ PAGES: dict[str, Page] = {
         "manage-announcement-add", _manage("manage-announcement-add"), "post", lambda w: {"text": "Break"}
     ),
     "manage-announcement-hide": Page("manage-announcement-hide", _announcement, "post"),
+    # tournaments/progression/urls.py: the standings' rule; the player fragment only for a player with a rank there
+    "progression": Page("progression", lambda w: reverse("progression", args=[w.competition.slug])),
+    "progression-hidden": Page("progression", lambda w: reverse("progression", args=[w.hidden.slug])),
+    "progression-player": Page(
+        "progression-player", lambda w: reverse("progression-player", args=[w.competition.slug, w.registered.pk])
+    ),
+    "progression-player-hidden": Page(
+        "progression-player",
+        lambda w: reverse("progression-player", args=[w.hidden.slug, w.hidden.players.order_by("pk")[0].pk]),
+    ),
+    "progression-player-elsewhere": Page(
+        "progression-player",
+        lambda w: reverse("progression-player", args=[w.competition.slug, w.hidden.players.order_by("pk")[0].pk]),
+    ),
+    # tournaments/ratings/urls.py: public names only, finalised public rounds only
+    "ratings": Page("ratings", lambda w: reverse("ratings")),
     # config/urls.py
     "admin-index": Page("admin:index", lambda w: reverse("admin:index")),
     "admin-login": Page("admin:login", lambda w: reverse("admin:login")),
@@ -392,6 +410,12 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "manage-clock-stop":              MANAGE_POST,
     "manage-announcement-add":        MANAGE_POST,
     "manage-announcement-hide":       MANAGE_POST,
+    "progression":                    EVERYONE,
+    "progression-hidden":             MANAGERS,
+    "progression-player":             EVERYONE,
+    "progression-player-hidden":      MANAGERS,
+    "progression-player-elsewhere":   NOBODY,  # no rank in this competition
+    "ratings":                        EVERYONE,
     "admin-index":                    (ADM,     ADM,     ADM,   ADM,    ADM,      ADM,        OK,        OK),
     "admin-login":                    (OK,      OK,      OK,    OK,     OK,       OK,         IDX,       IDX),
     "login":                          EVERYONE,
