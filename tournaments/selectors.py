@@ -55,13 +55,20 @@ class StandingsView:
         return max(0, int((timezone.now() - self.computed_at).total_seconds()))
 
 
-def competition_standings(competition: Competition, provisional: frozenset[int] | None = None) -> StandingsView:
+def competition_standings(
+    competition: Competition, provisional: frozenset[int] | None = None, *, with_rows: bool = True
+) -> StandingsView:
     """The stored standings with their age, whether entries have overtaken them, and which rows are provisional
-    (``provisional``, when the caller read them already: ``tournaments.live``).
+    (``provisional``, when the caller read them already: ``tournaments.live``); no rows without ``with_rows`` (the
+    pages take their table from ``tournaments.standings_table``, built once per version).
 
     Three queries whatever the number of players, two when the competition was read with its ``standings_state``.
     """
-    rows = list(Standing.objects.filter(competition=competition).select_related("player").order_by("rank", "player_id"))
+    rows = (
+        list(Standing.objects.filter(competition=competition).select_related("player").order_by("rank", "player_id"))
+        if with_rows
+        else []
+    )
     state = standings_state(competition)
     return StandingsView(
         rows,

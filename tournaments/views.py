@@ -18,11 +18,12 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from scoring.explanations import for_people, shown_value
+from scoring.explanations import shown_value
 from tournaments import conditional, live, selectors, selectors_entry
 from tournaments.models import Club, Competition, Player, Round, ScoreSheet
 from tournaments.permissions import visible_competitions
-from tournaments.services.privacy import sees_full_name, shown_name
+from tournaments.services.privacy import sees_full_name
+from tournaments.standings_table import standings_table
 from tournaments.visibility import Access, access, results_visible_to
 
 POLL_SECONDS = 5  # how often the competition and round pages ask for fresh standings and tables
@@ -62,15 +63,14 @@ def _round(seen: Access, number: int) -> Round:
 def _standings_context(seen: Access, provisional: frozenset[int] | None = None) -> dict[str, object]:
     """The standings as the page shows them; ``provisional`` when already read (``tournaments.live``)."""
     competition = seen.competition
-    standings = selectors.competition_standings(competition, provisional)
-    # each row's value and explanation (its tooltip) in the reader's language, players named as the page names them
-    names = {row.player_id: shown_name(row.player, seen.manages) for row in standings.rows}
-    for row in standings.rows:
-        row.shown_value = for_people(row.value, names)  # type: ignore[attr-defined]
-        row.tooltip = for_people(row.explanation, names)  # type: ignore[attr-defined]
+    standings = selectors.competition_standings(competition, provisional, with_rows=False)
+    table = standings_table(
+        competition, selectors.standings_state(competition), standings.provisional, full_names=seen.manages
+    )
     return {
         "competition": competition,
         "standings": standings,
+        "standings_table": table,
         "full_names": seen.manages,
         # a closed season changes no more: its page stops asking once the standings have caught up
         "live": competition.closed_at is None or standings.stale or standings.pending,
