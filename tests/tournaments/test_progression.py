@@ -323,6 +323,16 @@ def test_a_rename_or_another_language_is_another_cache_entry_without_ranking_aga
         assert (whole.call_count, ranked.call_count) == (3, 1)  # the round's standings are the same
 
 
+def test_a_round_taken_back_to_a_draft_or_a_new_registration_shows_at_once(played: Competition) -> None:
+    assert competition_progression(played, manages=False).rounds == (1,)  # kept in the shared cache
+    newcomer = PlayerFactory()
+    register_players(played, [newcomer])
+    assert newcomer.pk in {line.player_id for line in competition_progression(played, manages=False).lines}
+    Round.objects.filter(competition=played).update(status=Round.Status.DRAFT)  # no standings version moves
+    assert competition_progression(played, manages=False).rounds == ()
+    assert competition_progression(played, manages=True).rounds == (1,)
+
+
 def test_a_cache_outage_costs_speed_not_the_page(played: Competition) -> None:
     with mock.patch.object(cache, "get", side_effect=ConnectionError("down")):
         assert Client().get(url_of(played)).status_code == 200

@@ -74,7 +74,12 @@ class CachedColumns:
 
 
 def cache_key(competition: Competition, *, manages: bool) -> str:
+    """Everything the progression is computed from besides the results (which the standings version follows): the
+    rounds this viewer may not count (a round taken back to a draft) and who is registered (a registration or a
+    withdrawal moves no standings version, but adds or removes a line)."""
     version = StandingsState.objects.filter(competition=competition).values_list("computed_version", flat=True)
+    registered = Player.objects.filter(competitions=competition).order_by("pk").values_list("pk", flat=True)
+    shown = (sorted(hidden_rounds(competition, manages=manages)), list(registered))
     return ":".join(
         (
             "wiezen:progression",
@@ -84,6 +89,7 @@ def cache_key(competition: Competition, *, manages: bool) -> str:
             names_version(),
             get_language() or "",
             "full" if manages else "public",
+            hashlib.sha256(repr(shown).encode()).hexdigest()[:16],
         )
     )
 
