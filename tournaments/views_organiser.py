@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments import selectors_organiser as selectors
 from tournaments.forms_organiser import BIGINT, SEATING_NAMES, CompetitionForm, NewRoundForm, ReasonForm, show_errors
-from tournaments.models import Competition
+from tournaments.models import Competition, Round
 from tournaments.permissions import can_manage_competition
 from tournaments.services.competitions import save_competition
 from tournaments.services.errors import ServiceError
@@ -37,6 +37,14 @@ def managed_competition(request: HttpRequest, slug: str) -> Competition:
             raise PermissionDenied(_("Only the competition's organisers manage it."))
         raise Http404
     return competition
+
+
+def managed_round(request: HttpRequest, slug: str, number: int) -> Round:
+    """Round ``number`` of a competition the user runs (``managed_competition``), with that competition attached."""
+    competition = managed_competition(request, slug)
+    round_ = get_object_or_404(Round, competition=competition, number=known_id(number))
+    round_.competition = competition  # already read, with its rule set
+    return round_
 
 
 def known_id(number: int) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -23,16 +23,9 @@ from tournaments.forms_organiser import NewRoundForm, ReasonForm, RedrawForm, Sw
 from tournaments.models import Round
 from tournaments.services import rounds as lifecycle
 from tournaments.services.errors import ServiceError
-from tournaments.views_organiser import known_id, managed_competition, overview, refused
+from tournaments.views_organiser import managed_competition, managed_round, overview, refused
 
 LIVE = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.COMPLETE)  # the progress table polls
-
-
-def _round(request: HttpRequest, slug: str, number: int) -> Round:
-    competition = managed_competition(request, slug)
-    round_ = get_object_or_404(Round, competition=competition, number=known_id(number))
-    round_.competition = competition  # already read, with its rule set
-    return round_
 
 
 def _page(request: HttpRequest, round_: Round, **forms: Any) -> HttpResponse:
@@ -67,13 +60,13 @@ def _check_ins(round_: Round) -> dict[str, Any]:
 
 @login_required
 def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    return _page(request, _round(request, slug, number))
+    return _page(request, managed_round(request, slug, number))
 
 
 @login_required
 def round_progress(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The progress table alone for htmx's polling; the whole round page otherwise."""
-    return _page(request, _round(request, slug, number))
+    return _page(request, managed_round(request, slug, number))
 
 
 def _step(request: HttpRequest, round_: Round, step: Callable[[], Any], done: str) -> HttpResponse:
@@ -108,7 +101,7 @@ def round_new(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def round_redraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round(request, slug, number)
+    round_ = managed_round(request, slug, number)
     form = RedrawForm(request.POST, prefix="redraw")
     if not form.is_valid():
         return _page(request, round_, redraw_form=form)
@@ -124,7 +117,7 @@ def round_redraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round(request, slug, number)
+    round_ = managed_round(request, slug, number)
     players = selectors.round_progress(round_).players
     form = SwapForm(request.POST, players=players, prefix="swap")
     if not form.is_valid():
@@ -142,7 +135,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round(request, slug, number)
+    round_ = managed_round(request, slug, number)
     return _step(
         request,
         round_,
@@ -154,7 +147,7 @@ def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def round_finalise(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round(request, slug, number)
+    round_ = managed_round(request, slug, number)
     return _step(
         request,
         round_,
@@ -166,7 +159,7 @@ def round_finalise(request: HttpRequest, slug: str, number: int) -> HttpResponse
 @login_required
 @require_POST
 def round_reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round(request, slug, number)
+    round_ = managed_round(request, slug, number)
     form = ReasonForm(request.POST, prefix="reopen")
     if not form.is_valid():
         return _page(request, round_, reopen_form=form)

@@ -25,14 +25,7 @@ from tournaments.display import services
 from tournaments.display.forms import AdjustClockForm, AnnouncementForm, StartClockForm
 from tournaments.models import Announcement, Round
 from tournaments.services.errors import ServiceError
-from tournaments.views_organiser import known_id, managed_competition, refused
-
-
-def _round(request: HttpRequest, slug: str, number: int) -> Round:
-    competition = managed_competition(request, slug)
-    round_ = get_object_or_404(Round, competition=competition, number=known_id(number))
-    round_.competition = competition
-    return round_
+from tournaments.views_organiser import known_id, managed_competition, managed_round, refused
 
 
 def _back_to_round(round_: Round) -> HttpResponse:
@@ -58,7 +51,7 @@ def _clock_step(request: HttpRequest, round_: Round, step: Callable[[], Any], do
 @login_required
 @require_POST
 def clock_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round(request, slug, number)
+    round_ = managed_round(request, slug, number)
     form = StartClockForm(request.POST)
     if not form.is_valid():
         _form_refused(request, form)
@@ -75,7 +68,7 @@ def clock_start(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def clock_pause(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round(request, slug, number)
+    round_ = managed_round(request, slug, number)
     return _clock_step(
         request, round_, lambda: services.pause_clock(round_, by=request.user), _("The clock is paused.")
     )
@@ -84,7 +77,7 @@ def clock_pause(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def clock_resume(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round(request, slug, number)
+    round_ = managed_round(request, slug, number)
     return _clock_step(
         request, round_, lambda: services.resume_clock(round_, by=request.user), _("The clock runs again.")
     )
@@ -93,7 +86,7 @@ def clock_resume(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def clock_adjust(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round(request, slug, number)
+    round_ = managed_round(request, slug, number)
     form = AdjustClockForm(request.POST)
     if not form.is_valid():
         _form_refused(request, form)
@@ -110,7 +103,7 @@ def clock_adjust(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def clock_stop(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round(request, slug, number)
+    round_ = managed_round(request, slug, number)
     return _clock_step(
         request, round_, lambda: services.stop_clock(round_, by=request.user), _("The clock is stopped.")
     )
