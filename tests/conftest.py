@@ -36,6 +36,10 @@ def _default_language() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _empty_cache() -> Iterator[None]:
-    """Rate limits (the token endpoint's) count in the cache: each test starts with a clean count."""
+    """Rate limits (the token endpoint's) count in the cache: each test starts with a clean count, and with no
+    rendering a process kept (a rolled-back test's ids come again in the next one, and so would its validators)."""
+    from tournaments import conditional
+
     cache.clear()
+    conditional._recent.clear()
     yield

@@ -17,8 +17,10 @@ import gzip
 import hashlib
 import logging
 import re
+import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
@@ -36,6 +38,9 @@ from tournaments.models import Competition, Player
 logger = logging.getLogger(__name__)
 
 RENDERED_SECONDS = 120  # how long a rendered fragment is kept; a new standings version changes its key before that
+# the renderings this process served last, by validator: what a validator names never changes, and a poll then
+# costs no transfer of the whole rendering from the shared cache (130 KB for a 400-player season)
+RECENT_RENDERINGS = 32
 # Names are not part of the standings' version: a rename, or a player hiding their name, bumps this shared counter
 # (in Redis when configured, so every web server sees it), which every standings validator includes.
 NAMES_VERSION = "wiezen:names-version"
@@ -156,18 +161,21 @@ def rendered(request: HttpRequest, tag: str | None, render: Callable[[], HttpRes
     if tag is None:
         return render()
     key = "wiezen:rendered:" + tag.strip('"')
-    try:
-        kept = cache.get(key)
-    except Exception:  # a cache outage costs speed, not the page
-        logger.warning("cache unavailable for %s", key, exc_info=True)
-        kept = None
-    if not (isinstance(kept, tuple) and len(kept) == 4):  # none yet (or kept by an older release)
-        response = render()
-        kept = (response.status_code, response["Content-Type"], response.content, compressed(response.content))
+    kept = _recent.get(key)
+    if kept is None:
         try:
-            cache.set(key, kept, RENDERED_SECONDS)
-        except Exception:
+            kept = cache.get(key)
+        except Exception:  # a cache outage costs speed, not the page
             logger.warning("cache unavailable for %s", key, exc_info=True)
+            kept = None
+        if not (isinstance(kept, tuple) and len(kept) == 4):  # none yet (or kept by an older release)
+            response = render()
+            kept = (response.status_code, response["Content-Type"], response.content, compressed(response.content))
+            try:
+                cache.set(key, kept, RENDERED_SECONDS)
+            except Exception:
+                logger.warning("cache unavailable for %s", key, exc_info=True)
+        _recent.put(key, kept)
     status, content_type, content, packed = kept
     patch_vary_headers(response := HttpResponse(status=status, content_type=content_type), ("Accept-Encoding",))
     if packed is not None and ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
@@ -176,6 +184,36 @@ def rendered(request: HttpRequest, tag: str | None, render: Callable[[], HttpRes
     else:
         response.content = content
     return response
+
+
+class _Recent:
+    """A small, thread-safe, least-recently-used map of this process's last renderings by validator."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[str, Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> Any:
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+            return None
+
+    def put(self, key: str, value: Any) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+_recent = _Recent(RECENT_RENDERINGS)
 
 
 def compressed(body: bytes) -> bytes | None:

@@ -130,13 +130,12 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     state = selectors.standings_state(competition)
     parts = live.live_parts(competition)
     language = get_language()
-    context: dict[str, object] = {}
-    # the rounds and statistics are rendered only for a poll that has not seen them as they are
-    rounds_seen = request.GET.get("rounds_seen")
-    if request.htmx and seen.results and rounds_seen != parts.rounds_fingerprint(language, drafts=seen.manages):
-        context |= {**_rounds_context(request, seen, parts), "rounds_out_of_band": True}
-    if request.htmx and request.GET.get("statistics_seen") != live.statistics_fingerprint(competition, language):
-        context |= {**_statistics_context(request, seen), "statistics_out_of_band": True}
+    # the rounds and statistics go along only to a poll that has not seen them as they are; they are rendered with
+    # the rest, once per validator, not for every poll that asks
+    rounds = parts.rounds_fingerprint(language, drafts=seen.manages) if request.htmx and seen.results else None
+    send_rounds = rounds is not None and request.GET.get("rounds_seen") != rounds
+    statistics = live.statistics_fingerprint(competition, language) if request.htmx else None
+    send_statistics = statistics is not None and request.GET.get("statistics_seen") != statistics
     stale = (state.computed_version if state else 0) < competition.entries_version
     live_page = competition.closed_at is None or stale or bool(state and state.queued)
     tag = None
@@ -146,14 +145,18 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
             *conditional.standings_key(competition, state, parts.provisional),
             seen.manages,
             seen.results,
-            context.get("rounds_fingerprint"),
-            context.get("statistics_fingerprint"),
+            rounds if send_rounds else None,
+            statistics if send_statistics else None,
         )
         if unchanged := conditional.not_modified(request, tag):
             return unchanged
 
     def rendering() -> HttpResponse:
-        full = _standings_context(seen, parts.provisional) | context
+        full = _standings_context(seen, parts.provisional)
+        if send_rounds:
+            full |= {**_rounds_context(request, seen, parts), "rounds_out_of_band": True}
+        if send_statistics:
+            full |= {**_statistics_context(request, seen), "statistics_out_of_band": True}
         status = STOP_POLLING if request.htmx and not full["live"] else 200
         return render(request, "public/_standings.html", full, status=status)
 

@@ -162,6 +162,41 @@ def test_a_burst_of_identical_requests_renders_the_standings_once_and_new_standi
     assert timezone.localtime(stored).isoformat().encode() in fresh  # the new standings, not the kept ones
 
 
+def test_polls_that_have_not_seen_the_rounds_render_them_once_between_them(world: World) -> None:  # noqa: F811
+    """An entry moves every round's progress: the thousand phones whose page still holds the old progress must not
+    each render the rounds list (and read it) again."""
+    url = urls(world)["standings"] + "?rounds_seen=old&statistics_seen=old"
+    with (
+        mock.patch("tournaments.views._rounds_context", wraps=views._rounds_context) as rounds,
+        mock.patch("tournaments.views._statistics_context", wraps=views._statistics_context) as statistics,
+    ):
+        bodies = {Client().get(url, HTTP_HX_REQUEST="true").content for _ in range(5)}
+    assert (rounds.call_count, statistics.call_count) == (1, 1)
+    (body,) = bodies
+    assert b'id="rounds"' in body and b"hx-swap-oob" in body
+
+
+def test_a_process_serves_its_last_renderings_without_the_shared_cache_and_keeps_only_a_few(
+    world: World,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = urls(world)["standings"]
+    first = Client().get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    kept = "wiezen:rendered:" + first.headers["ETag"].strip('"')
+    assert cache.get(kept) is not None
+    cache.delete(kept)  # dropped from the shared cache (its memory was full, say)
+    with mock.patch("tournaments.views.render", wraps=views.render) as rendering:
+        again = Client().get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+        assert rendering.call_count == 0 and again.content == first.content
+        monkeypatch.setattr(conditional._recent, "size", 2)
+        for language in ("fr", "nl"):  # two other validators push the first one out
+            Client().get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE=language)
+        assert len(conditional._recent.items) == 2
+        cache.delete(kept)
+        assert Client().get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en").content == first.content
+        assert rendering.call_count == 3  # two languages, then the first one again
+
+
 def test_a_full_names_viewer_never_gets_the_public_rendering_from_the_cache(world: World) -> None:  # noqa: F811
     url = urls(world)["standings"]
     public = Client().get(url).content
