@@ -588,6 +588,26 @@ def describe(values: list[float], *ps: float) -> list[float]:
     return [lb.pct(values, p) for p in ps] if values else [float("nan")] * len(ps)
 
 
+def windows(run: Run, monitor: lb.Monitor, width: float) -> list[tuple[float, list[float], list[float], int]]:
+    """Latencies by when the request was sent, ``width`` seconds at a time: where in the run the slow ones were."""
+    polls: dict[int, list[float]] = {}
+    entries: dict[int, list[float]] = {}
+    for p in run.polls:
+        if p.who == "phone" and p.status in ("200", "304"):
+            polls.setdefault(int((p.sent - run.t0) // width), []).append(p.answered - p.sent)
+    for x in run.lines:
+        if x.ok:
+            entries.setdefault(int((x.sent - run.t0) // width), []).append(x.answered - x.sent)
+    stored: dict[int, set[int]] = {}
+    for at, version in zip(monitor.times, monitor.computed, strict=True):
+        stored.setdefault(int((at - run.t0) // width), set()).add(version)
+    keys = sorted(set(polls) | set(entries))
+    return [
+        (k * width, polls.get(k, []) or [0.0], entries.get(k, []) or [0.0], len(stored.get(k, set())))
+        for k in keys
+    ]
+
+
 def report(
     args: argparse.Namespace,
     run: Run,
@@ -678,6 +698,12 @@ def report(
     row("every line stored once", "yes" if lines_ok[0] else "NO", "yes", lines_ok[0])
     print(f"    {lines_ok[1]}")
     print("-" * 104)
+    print("over time (by when sent, 10 s windows): phone polls count and p95, entries count and p95, versions stored")
+    for start, polls_in, entries_in, versions in windows(run, monitor, 10.0):
+        print(
+            f"    {start:5.0f} s  polls {len(polls_in):5d} p95 {describe(polls_in, 95)[0] * 1000:7.0f} ms   "
+            f"entries {len(entries_in):4d} p95 {describe(entries_in, 95)[0] * 1000:7.0f} ms   versions {versions}"
+        )
     late = [p.late for p in run.polls] + [x.late for x in entries]
     print(
         f"load generator: requests sent late against their schedule p50 / p99 / max "
