@@ -42,7 +42,7 @@ from scoring.selectors import (
     competition_penalty_records,
     competition_sessions,
 )
-from tournaments import live
+from tournaments import live, standings_table
 from tournaments.models import Competition
 
 log = logging.getLogger(__name__)
@@ -135,6 +135,7 @@ def recompute_standings(competition_id: int, *, claim: bool = True, resumed: boo
             computed_version=version, computed_at=now, computations=F("computations") + 1
         )
     live.forget(competition_id, competition.slug)  # the polls show the new standings now, not a second later
+    standings_table.prepare(competition_id)  # built here once, not by every web server at the first poll
     return True
 
 
