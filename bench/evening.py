@@ -603,8 +603,7 @@ def windows(run: Run, monitor: lb.Monitor, width: float) -> list[tuple[float, li
         stored.setdefault(int((at - run.t0) // width), set()).add(version)
     keys = sorted(set(polls) | set(entries))
     return [
-        (k * width, polls.get(k, []) or [0.0], entries.get(k, []) or [0.0], len(stored.get(k, set())))
-        for k in keys
+        (k * width, polls.get(k, []) or [0.0], entries.get(k, []) or [0.0], len(stored.get(k, set()))) for k in keys
     ]
 
 

@@ -143,7 +143,7 @@ def standings_key(
         bool(state and state.queued),
         ",".join(str(pk) for pk in sorted(provisional)),
         standings_age(computed_at),
-        names_version(),
+        getattr(competition, "names_version", None) or names_version(),  # read with the polled competition
     )
 
 

@@ -56,6 +56,40 @@ def test_polls_read_the_parts_once_between_them(world: World) -> None:  # noqa: 
     assert len(second.captured_queries) <= len(first.captured_queries) - 2
 
 
+def test_a_revalidating_poll_asks_the_shared_cache_twice_and_the_database_nothing(world: World) -> None:  # noqa: F811
+    """A thousand phones make this the hottest path: the polled competition and the names counter in one round
+    trip, the live parts in another; nothing rendered, nothing read from the database."""
+    first = poll(world, statistics_seen="", rounds_seen="")
+    seen = {"rounds_seen": rounds_seen(world), "statistics_seen": ""}
+    tag = poll(world, **seen).headers["ETag"]
+    calls: list[str] = []  # the round trips: locmem's get_many asks get for each key, Redis sends one MGET
+    inside = []
+
+    def get(key: str, *args: Any, **kwargs: Any) -> Any:
+        if not inside:
+            calls.append(f"get {key.split(':')[1]}")
+        return original_get(key, *args, **kwargs)
+
+    def get_many(keys: list[str], *args: Any, **kwargs: Any) -> Any:
+        calls.append("get_many " + " ".join(sorted(key.split(":")[1] for key in keys)))
+        inside.append(True)
+        try:
+            return original_get_many(keys, *args, **kwargs)
+        finally:
+            inside.pop()
+
+    original_get, original_get_many = cache.get, cache.get_many
+    with (
+        mock.patch.object(cache, "get", side_effect=get),
+        mock.patch.object(cache, "get_many", side_effect=get_many),
+        CaptureQueriesContext(connection) as queries,
+    ):
+        again = poll(world, tag, **seen)
+    assert first.status_code == 200 and again.status_code == 304
+    assert calls == ["get_many names-version polled", "get live"]
+    assert len(queries) == 0
+
+
 def test_a_confirmed_sheet_shows_in_the_next_poll_at_once(world: World) -> None:  # noqa: F811
     """A service's change forgets the parts: no second of delay for what people just did."""
     competition = seated_competition(players=4, kind="league")
