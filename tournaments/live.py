@@ -71,14 +71,15 @@ def polled_competition(slug: str) -> Competition | None:
     shows within the second, as the standings it brings do.
     """
     key = _polled_key(slug)
-    try:  # with the names counter every validator of the poll includes: one round trip to the shared cache
-        found: dict[str, Any] | None = cache.get_many([key, NAMES_VERSION])
+    try:  # with its live parts and the names counter, which every validator of the poll includes: one round trip
+        found: dict[str, Any] | None = cache.get_many([key, _key(slug), NAMES_VERSION])
     except Exception:
         logger.warning("cache unavailable for %s", key, exc_info=True)
         found = None
     competition = _kept(key, Competition, lambda: read_polled_competition(slug), found)
     if competition is not None and found is not None:
         competition.names_version = str(found.get(NAMES_VERSION, 0))  # type: ignore[attr-defined]
+        competition.live_found = found  # type: ignore[attr-defined] # for live_parts, read in the same trip
     return competition
 
 
@@ -137,7 +138,8 @@ def statistics_fingerprint(competition: Competition, language: str) -> str:
 
 def live_parts(competition: Competition) -> LiveParts:
     """The competition's parts, from the shared cache when read less than ``LIVE_PARTS_SECONDS`` ago."""
-    parts = _kept(_key(competition.pk), LiveParts, lambda: read_parts(competition))
+    found = getattr(competition, "live_found", None)  # read with the polled competition
+    parts = _kept(_key(competition.slug), LiveParts, lambda: read_parts(competition), found)
     assert parts is not None  # read_parts always answers
     return parts
 
@@ -192,7 +194,9 @@ def forget(competition_id: int, slug: str | None = None) -> None:
     """Something a poll shows changed: the next poll reads the competition and its parts afresh."""
     if slug is None:
         slug = Competition.objects.filter(pk=competition_id).values_list("slug", flat=True).first()
-    keys = [_key(competition_id)] + ([_polled_key(slug)] if slug else [])
+    if not slug:
+        return  # deleted: nothing is kept under an address that no longer exists for long
+    keys = [_key(slug), _polled_key(slug)]
     try:
         cache.delete_many(keys)
     except Exception:
@@ -213,8 +217,9 @@ def connect() -> None:
     post_delete.connect(competition_saved, sender=Competition, dispatch_uid="live-competition-deleted")
 
 
-def _key(competition_id: int) -> str:
-    return f"wiezen:live:{competition_id}"
+def _key(slug: str) -> str:
+    """The live parts, by the competition's address, as the polled competition: a poll reads both at once."""
+    return f"wiezen:live:{slug}"
 
 
 def _polled_key(slug: str) -> str:
