@@ -46,9 +46,18 @@ class Built:
 
 
 def standings_table(
-    competition: Competition, state: StandingsState | None, provisional: frozenset[int], *, full_names: bool
+    competition: Competition,
+    state: StandingsState | None,
+    provisional: frozenset[int],
+    *,
+    full_names: bool,
+    fresh: bool = False,
 ) -> SafeString:
-    """The table of ``competition``'s stored standings, from the shared cache when another reader had it built."""
+    """The table of ``competition``'s stored standings, from the shared cache when another reader had it built;
+    ``fresh``: built from the database whatever is kept (a page opened once, not polled: it shows a name changed
+    by a bare SQL update, which moves no names counter, at once)."""
+    if fresh:
+        return build(_rows(competition), competition.standings_method, provisional, full_names=full_names)
     key = _key(competition, state, full_names)
     try:
         kept = cache.get(key)

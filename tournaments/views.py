@@ -60,13 +60,15 @@ def _round(seen: Access, number: int) -> Round:
     return round_
 
 
-def _standings_context(seen: Access, provisional: frozenset[int] | None = None) -> dict[str, object]:
-    """The standings as the page shows them; ``provisional`` when already read (``tournaments.live``)."""
+def _standings_context(
+    seen: Access, provisional: frozenset[int] | None = None, *, fresh: bool = False
+) -> dict[str, object]:
+    """The standings as the page shows them; ``provisional`` when already read (``tournaments.live``); ``fresh``:
+    the table read now, not the one kept for the polls (``standings_table``)."""
     competition = seen.competition
     standings = selectors.competition_standings(competition, provisional, with_rows=False)
-    table = standings_table(
-        competition, selectors.standings_state(competition), standings.provisional, full_names=seen.manages
-    )
+    state = selectors.standings_state(competition)
+    table = standings_table(competition, state, standings.provisional, full_names=seen.manages, fresh=fresh)
     return {
         "competition": competition,
         "standings": standings,
@@ -106,7 +108,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "competition.html",
         {
-            **_standings_context(seen, parts.provisional),
+            **_standings_context(seen, parts.provisional, fresh=True),
             **(_rounds_context(request, seen, parts) if seen.results else {}),
             **_statistics_context(request, seen),
             "results": seen.results,
