@@ -6,7 +6,9 @@ Self-contained: creates a scratch PostgreSQL database (``wiezen_evening_<pid>``)
 stored) and whose last evening is in play (a published round of ``--tables`` tables, nothing entered yet), then
 starts everything as README.md "Production" runs it: gunicorn ``config.wsgi --workers 3 --timeout 30
 --access-logfile -`` (``bench/read.py``'s start: ``DEBUG=false``, static files collected, Redis as the shared
-cache, behind a played TLS proxy), a Celery worker for standings (``-Q celery``), one for ratings and statistics
+cache, behind a played TLS proxy), the second pool for the tables' entries (``--workers 2`` on a port of its own,
+``--entry-workers``; the tables send their lines there, as README's proxy routes them; 0 runs one pool for
+everything), a Celery worker for standings (``-Q celery``), one for ratings and statistics
 (``-Q analytics --concurrency 1``) and ``beat``. Then, for ``--minutes`` (all clients asyncio coroutines with
 aiohttp in this one process, each client its own connection pool of one, kept alive when the server allows it):
 
@@ -127,11 +129,14 @@ def build_evening(tables: int, evenings: int, deals: int, seed: int) -> tuple[st
 # --------------------------------------------------------------------------- servers
 
 
-def start_servers(args: argparse.Namespace, port: int) -> list[str]:
-    """gunicorn (bench/read.py's start, README's flags), then README's two workers and beat on the same settings."""
+def start_servers(args: argparse.Namespace, port: int, entry_port: int) -> list[str]:
+    """gunicorn (bench/read.py's start, README's flags), its pool for entries when ``--entry-workers``, then
+    README's two workers and beat on the same settings."""
     lb.TEARDOWN.logs = tempfile.TemporaryDirectory(prefix="wiezen-evening-")
     logs = lb.TEARDOWN.logs.name
     rb.start_gunicorn(args, port)
+    if args.entry_workers:
+        rb.start_gunicorn(args, entry_port, name="gunicorn-entries", workers=args.entry_workers)
     env = lb.server_env(coalesce=args.coalesce)
     env["WIEZEN_VAR_DIR"] = str(Path(logs) / "var")  # where read.py collected the static files; beat's schedule
     celery = [str(Path(sys.executable).parent / "celery"), "-A", "config"]
@@ -439,6 +444,7 @@ async def table(run: Run, base: str, t: lb.Table, period: float, offset: float, 
 async def evening(
     args: argparse.Namespace,
     port: int,
+    entry_port: int,
     tables: list[lb.Table],
     poller: Poller,
     display_path: str,
@@ -446,12 +452,13 @@ async def evening(
 ) -> Run:
     """Everyone at once for ``--minutes``; then the phones poll on until the standings cover the last line."""
     base = f"http://127.0.0.1:{port}"
+    entry_base = f"http://127.0.0.1:{entry_port}"  # the proxy's route for the tables' lines
     rng = random.Random(args.seed)
     window = args.minutes * 60
     run = Run(t0=time.perf_counter() + 1.0, stop=float("inf"))  # readers go on until the last line is shown
     key = secrets.token_hex(4)
     writers = [
-        table(run, base, t, args.entry_seconds, rng.uniform(0, args.entry_seconds), run.t0 + window, key)
+        table(run, entry_base, t, args.entry_seconds, rng.uniform(0, args.entry_seconds), run.t0 + window, key)
         for t in tables
     ]
     readers = [
@@ -719,6 +726,7 @@ def report(
     print(
         f"gunicorn --workers {args.workers}"
         + (f" --threads {args.threads} (gthread)" if args.threads > 1 else " (sync)")
+        + (f", entries' pool --workers {args.entry_workers}" if args.entry_workers else ", one pool")
         + f" --timeout 30; celery worker -Q celery (standings) and -Q analytics --concurrency 1; beat; "
         f"STANDINGS_COALESCE_SECONDS={args.coalesce}; DEBUG=false, PostgreSQL, Redis cache; {os.cpu_count()} cores"
     )
@@ -736,7 +744,8 @@ def report(
     )
     served = len(run.polls) + sum(x.attempts for x in entries)
     if served:
-        print(f"  gunicorn per request: {cpu.used.get('gunicorn', 0.0) * 1000 / served:.2f} ms CPU")
+        web = cpu.used.get("gunicorn", 0.0) + cpu.used.get("gunicorn-entries", 0.0)
+        print(f"  gunicorn per request (both pools): {web * 1000 / served:.2f} ms CPU")
     for x in [x for x in entries if not x.ok][:3]:
         print(f"  e.g. sheet {x.sheet_id} deal {x.deal}: {x.status or ''} {x.error}")
 
@@ -756,6 +765,9 @@ def main() -> int:
     parser.add_argument("--entry-seconds", type=float, default=30.0, help="a table's time between two lines")
     parser.add_argument("--minutes", type=float, default=3.0)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes (README: 3)")
+    parser.add_argument(
+        "--entry-workers", type=int, default=2, help="workers of the pool for entries, 0: none (README: 2)"
+    )
     parser.add_argument("--threads", type=int, default=1, help="threads per worker; over 1: gthread (README: 1)")
     parser.add_argument("--coalesce", type=int, default=1, help="STANDINGS_COALESCE_SECONDS (the default: 1)")
     parser.add_argument("--seed", type=int, default=16)
@@ -788,9 +800,14 @@ def main() -> int:
         )
 
         port = lb.free_port()
+        entry_port = port
+        while args.entry_workers and entry_port == port:
+            entry_port = lb.free_port()
         t0 = time.perf_counter()
-        workers = start_servers(args, port)
+        workers = start_servers(args, port, entry_port)
         rb.wait_for_gunicorn(port, f"/c/{slug}/standings/")
+        if entry_port != port:
+            rb.wait_for_gunicorn(entry_port, f"/c/{slug}/standings/")
         wait_for_workers(workers)
         standings = phone_poller(port, slug, args.poll_seconds)
         display_path, display_note = display_page(port, slug)
@@ -810,7 +827,7 @@ def main() -> int:
         load_before = os.getloadavg()[0]
         cpu = lb.CpuUse()
         cpu.start()
-        run = asyncio.run(evening(args, port, tables, standings, display_path, monitor))
+        run = asyncio.run(evening(args, port, entry_port, tables, standings, display_path, monitor))
         cpu.stop()
         args.load = (load_before, os.getloadavg()[0])
         monitor.stop.set()

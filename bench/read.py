@@ -107,23 +107,27 @@ def build_season(players: int, evenings: int, seed: int) -> str:
 # --------------------------------------------------------------------------- server
 
 
-def start_gunicorn(args: argparse.Namespace, port: int) -> None:
-    """Static files collected into a scratch var dir, then gunicorn with README.md's production flags."""
+def start_gunicorn(args: argparse.Namespace, port: int, *, name: str = "gunicorn", workers: int = 0) -> None:
+    """Static files collected into a scratch var dir (once), then gunicorn with README.md's production flags.
+
+    ``workers`` (default ``--workers``) and ``name`` start another pool on the same settings, such as README's
+    second one for the tables' entries."""
     env = lb.server_env(coalesce=1)
     assert lb.TEARDOWN.logs is not None
     var = Path(lb.TEARDOWN.logs.name) / "var"
     env["WIEZEN_VAR_DIR"] = str(var)
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
-        cwd=lb.ROOT,
-        env=env,
-        check=True,
-    )
+    if not (var / "static").exists():
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+            cwd=lb.ROOT,
+            env=env,
+            check=True,
+        )
     argv = [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{port}"]
-    argv += ["--workers", str(args.workers), "--timeout", "30", "--access-logfile", "-"]
+    argv += ["--workers", str(workers or args.workers), "--timeout", "30", "--access-logfile", "-"]
     if args.threads > 1:
         argv += ["--threads", str(args.threads)]  # gunicorn then runs gthread workers
-    lb.start("gunicorn", argv, env, lb.TEARDOWN.logs.name)
+    lb.start(name, argv, env, lb.TEARDOWN.logs.name)
 
 
 def get(port: int, path: str, headers: dict[str, str]) -> tuple[http.client.HTTPResponse, bytes]:

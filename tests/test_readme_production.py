@@ -13,9 +13,12 @@ Blocks without a mark are configuration that cannot run in a test (the TLS proxy
 shown, not run. The README's names are replaced by the test's own, and nothing else is changed: the database
 ``wiezen_prod`` and role ``wiezen_app`` by uniquely named ones on the PostgreSQL at 127.0.0.1:5432 (trust, user
 postgres; both dropped afterwards), Redis db 0 by the spare db 12 at 127.0.0.1:6379 (flushed afterwards), port
-8000 by a free port, ``/etc/wiezen`` and ``/srv/wiezen/var`` by temporary directories. Requests go through
-gunicorn with the proxy's headers (``Host``, ``X-Forwarded-Proto``); both workers must answer ``inspect ping``;
-beat must start, write its schedule and stop.
+8000 and 8001 by free ports, ``/etc/wiezen`` and ``/srv/wiezen/var`` by temporary directories. Requests go
+through both gunicorn pools with the proxy's headers (``Host``, ``X-Forwarded-Proto``); both workers must answer
+``inspect ping``; beat must start, write its schedule and stop.
+
+The proxy's file is not run, but its route to the second pool is checked against the URL conf: every address a
+table's device writes through goes there, and none of the addresses the phones and displays poll.
 """
 
 from __future__ import annotations
@@ -30,8 +33,13 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tournaments import views_entry
+from tournaments.api.views_results import ScoreSheetViewSet
 
 ROOT = Path(__file__).resolve().parent.parent
 PG = ["psql", "-h", "127.0.0.1", "-p", "5432", "-U", "postgres", "-q", "-v", "ON_ERROR_STOP=1"]
@@ -70,6 +78,9 @@ class Run:
     def __init__(self, tmp: Path) -> None:
         tag = f"{os.getpid()}_{secrets.token_hex(3)}"
         self.database, self.role, self.port = f"wiezen_readme_{tag}", f"wiezen_readme_{tag}_app", free_port()
+        self.entry_port = free_port()
+        while self.entry_port == self.port:
+            self.entry_port = free_port()
         self.var = tmp / "var"
         self.env_file = tmp / "etc" / "wiezen.env"
         self.env_file.parent.mkdir()
@@ -78,6 +89,7 @@ class Run:
             "wiezen_app": self.role,
             "redis://127.0.0.1:6379/0": f"redis://127.0.0.1:6379/{SPARE_REDIS_DB}",
             "127.0.0.1:8000": f"127.0.0.1:{self.port}",
+            "127.0.0.1:8001": f"127.0.0.1:{self.entry_port}",
             "/etc/wiezen/wiezen.env": str(self.env_file),
             "/srv/wiezen/var": str(self.var),
         }
@@ -182,7 +194,8 @@ def test_the_readme_production_section_runs_as_written(run: Run) -> None:
     assert settings["DEBUG"] == "false"  # the production defaults: HTTPS redirect, HSTS, secure cookies
     run.env_file.write_text(run.ours(env) + "\n")
 
-    gunicorn = worker_lines = beat = None
+    gunicorns: list[str] = []
+    worker_lines = beat = None
     for mark, text in rest:
         if mark == "run":
             out = run.script(text)
@@ -190,19 +203,21 @@ def test_the_readme_production_section_runs_as_written(run: Run) -> None:
                 assert "standings@" in out and "analytics@" in out, out
         elif mark == "processes":
             lines = text.splitlines()
-            gunicorn = next(line for line in lines if "gunicorn" in line)
+            gunicorns = [line for line in lines if "gunicorn" in line]
+            binds = [re.findall(r"--bind 127\.0\.0\.1:(\d+)", line) for line in gunicorns]
+            assert binds == [["8000"], ["8001"]], "two pools: the site (8000) and the tables' entries (8001)"
             worker_lines = [line for line in lines if " worker " in line]
             beat = next(line for line in lines if " beat" in line)
             assert {"-Q celery", "-Q analytics"} <= {q for line in worker_lines for q in re.findall(r"-Q \w+", line)}
             for line in lines:
                 run.start(line)
-            run.wait_for(gunicorn, "Booting worker")
+            for line in gunicorns:
+                run.wait_for(line, "Booting worker")
             for line in worker_lines:
                 run.wait_for(line, "ready.")
             run.wait_for(beat, "beat: Starting")
-            answered = through_the_proxy(run.port)
-            assert answered == 200
-    assert gunicorn and worker_lines and beat, "the section starts the web server, the workers and beat"
+            assert [through_the_proxy(port) for port in (run.port, run.entry_port)] == [200, 200]
+    assert gunicorns and worker_lines and beat, "the section starts the web server, the workers and beat"
     assert (run.var / "celerybeat-schedule").exists() or list(run.var.glob("celerybeat-schedule*"))
     assert list((run.var / "static").rglob("*.css"))  # collectstatic wrote where whitenoise serves from
     assert list((run.var / "backups").glob("wiezen-*.dump"))  # the backup
@@ -231,3 +246,62 @@ def psql(query: str, database: str) -> int:
     out = subprocess.run([*PG, "-d", database, "-tA", "-c", query], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr
     return int(out.stdout.strip())
+
+
+# -- the proxy's route to the entries' pool, against the URL conf ----------------------------------------------------
+
+
+def entry_route() -> re.Pattern[str]:
+    """The nginx ``location`` that passes a table's writes to the second pool (port 8001), as a Python regex."""
+    nginx = next(text for mark, text in marked_blocks(production_section()) if "proxy_pass" in text)
+    found = re.findall(r"location ~ (\S+) \{\s*proxy_pass http://127\.0\.0\.1:8001;", nginx)
+    assert len(found) == 1, f"one regex location for the entries' pool:\n{nginx}"
+    return re.compile(found[0])
+
+
+def _patterns(resolver: URLResolver | None = None) -> list[URLPattern]:
+    found: list[URLPattern] = []
+    for pattern in (resolver or get_resolver()).url_patterns:
+        found.extend(_patterns(pattern) if isinstance(pattern, URLResolver) else [pattern])
+    return found
+
+
+SAMPLE = {"slug": "season", "round_number": 3, "table_number": 7, "pk": 12, "deal": 5, "format": "json"}
+
+
+def table_writes() -> list[str]:
+    """Every address a table's device writes through, from the URL conf: the entry pages (each form on them posts
+    to its own address) and the API's sheet writes, with and without a format suffix."""
+    paths: list[str] = []
+    for pattern in _patterns():
+        callback: Any = pattern.callback
+        wanted = SAMPLE.keys() & set(pattern.pattern.regex.groupindex)
+        kwargs = {name: SAMPLE[name] for name in wanted}
+        page = callback.__module__ == views_entry.__name__
+        writes = set(getattr(callback, "actions", {})) & {"post", "put", "patch"}
+        if page or (getattr(callback, "cls", None) is ScoreSheetViewSet and writes):
+            paths.append(reverse(str(pattern.name), kwargs=kwargs))
+    return paths
+
+
+def test_the_proxy_sends_every_write_of_a_table_to_the_entries_pool() -> None:
+    route, writes = entry_route(), table_writes()
+    assert {"/api/v1/sheets/12/lines/", "/c/season/r3/t7/entry/", "/c/season/r3/t7/entry/preview/"} <= set(writes)
+    assert [path for path in writes if not route.match(path)] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [
+        ("home", {}),
+        ("competition", {"slug": "season"}),
+        ("competition-standings", {"slug": "season"}),
+        ("display", {"slug": "season"}),
+        ("display-live", {"slug": "season"}),
+        ("round", {"slug": "season", "round_number": 3}),
+        ("round-clock", {"slug": "season", "round_number": 3}),
+        ("sheet", {"slug": "season", "round_number": 3, "table_number": 7}),
+    ],
+)
+def test_what_the_phones_and_displays_poll_stays_on_the_main_pool(name: str, kwargs: dict[str, Any]) -> None:
+    assert not entry_route().match(reverse(name, kwargs=kwargs))
