@@ -46,14 +46,15 @@ class Standing(models.Model):
 
 class Rating(models.Model):
     """A player's OpenSkill rating over the deals of confirmed sheets in finalised rounds of competitions whose
-    results are public (``scoring.selectors.rated_rounds``); computed, never edited."""
+    results are public (``scoring.selectors.rated_rounds``); computed, never edited. Its history, a point per
+    round played, is the ledger's steps (``scoring.selectors.rating_history``): kept in rows, a new round appends
+    rows instead of rewriting a list that grows with every round."""
 
     player = models.OneToOneField("tournaments.Player", on_delete=models.CASCADE, related_name="rating")
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField(help_text="mu - 3 sigma: the conservative estimate used for ranking")
     deals_rated = models.PositiveIntegerField()
-    history = models.JSONField(default=list, help_text="[label, ordinal] after each round the player played")
     computed_at = models.DateTimeField()
 
     class Meta:

@@ -18,29 +18,25 @@ any difference from what the increments stored, and stores its own result.
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import time
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Max, OuterRef, Subquery
+from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
 from scoring.models import JobState, RatedRound, Rating, RatingStep
-from scoring.ratings import PlayerState, Replay, RoundDeals, history_point, replay
+from scoring.ratings import PlayerState, Replay, RoundDeals, replay
 from scoring.selectors import RatedRoundRow, rated_rounds_in_order, round_deal_results
 
 log = logging.getLogger(__name__)
 
 LEDGER_LOCK = "ratings-ledger"  # a JobState row held FOR UPDATE while the ledger and the ratings are written
 TOLERANCE = 1e-9  # mu, sigma: a full recomputation and the increments agree to this
-HISTORY_TOLERANCE = 1e-3 + 1e-9  # history ordinals are stored to 3 decimals
 
 
 @dataclass(frozen=True)
@@ -114,7 +110,7 @@ class _Clock:
 
 
 def _append(first: int, rows: Sequence[RatedRoundRow], rounds: list[RoundDeals], now: datetime, clock: _Clock) -> int:
-    """Rate rounds added at the end from the players' current ratings; append their history points."""
+    """Rate rounds added at the end from the players' current ratings; their steps are the new history points."""
     seen = {pid for r in rounds for deal in r.deals for pid in deal.players}
     start = {
         pid: PlayerState(mu, sigma, deals)
@@ -126,11 +122,9 @@ def _append(first: int, rows: Sequence[RatedRoundRow], rounds: list[RoundDeals],
     result = replay(rounds, start)
     clock.lap("rate")
     _store_steps(first, rows, result)
-    points = _points(result)
-    moved = {pid: result.states[pid] for pid in points}
-    existing = [pid for pid in moved if pid in start]
-    _append_to_ratings({pid: (moved[pid], points[pid]) for pid in existing}, now)
-    Rating.objects.bulk_create(_rating(pid, moved[pid], points[pid], now) for pid in sorted(moved) if pid not in start)
+    moved = {pid: result.states[pid] for step in result.steps for pid in step.states}
+    _update_ratings({pid: state for pid, state in moved.items() if pid in start}, now)
+    Rating.objects.bulk_create(_rating(pid, moved[pid], now) for pid in sorted(moved) if pid not in start)
     return len(moved)
 
 
@@ -142,39 +136,23 @@ def _replay_from(
     seen = {pid for r in rounds for deal in r.deals for pid in deal.players}
     affected = later | seen
     start: dict[int, PlayerState] = {}
-    kept: dict[int, int] = {}
     if first > 0 and affected:
         before = RatingStep.objects.filter(player=OuterRef("player"), position__lt=first).order_by("-position")
         latest = RatingStep.objects.filter(
             player_id__in=affected, position=Subquery(before.values("position")[:1])
         ).values_list("player_id", "mu", "sigma", "deals")
         start = {pid: PlayerState(mu, sigma, deals) for pid, mu, sigma, deals in latest}
-        counts = RatingStep.objects.filter(player_id__in=affected, position__lt=first).values("player_id")
-        kept = dict(counts.annotate(n=Count("pk")).values_list("player_id", "n"))
     RatingStep.objects.filter(position__gte=first).delete()
     RatedRound.objects.filter(position__gte=first).delete()
     clock.lap("read")
     result = replay(rounds, start)
     clock.lap("rate")
     _store_steps(first, rows, result)
-    points = _points(result)
-    old = dict(Rating.objects.filter(player_id__in=affected).values_list("player_id", "history"))
     Rating.objects.filter(player_id__in=affected).delete()
     Rating.objects.bulk_create(
-        _rating(pid, result.states[pid], [*old.get(pid, [])[: kept.get(pid, 0)], *points.get(pid, [])], now)
-        for pid in sorted(affected)
-        if pid in result.states
+        _rating(pid, result.states[pid], now) for pid in sorted(affected) if pid in result.states
     )
     return len(affected)
-
-
-def _points(result: Replay) -> dict[int, list[list[Any]]]:
-    """Each player's new history points, round by round."""
-    points: dict[int, list[list[Any]]] = defaultdict(list)
-    for step in result.steps:
-        for pid, state in step.states.items():
-            points[pid].append(list(history_point(step.label, state)))
-    return points
 
 
 def _store_steps(first: int, rows: Sequence[RatedRoundRow], result: Replay) -> None:
@@ -204,47 +182,34 @@ def _store_steps(first: int, rows: Sequence[RatedRoundRow], result: Replay) -> N
     )
 
 
-def _rating(pid: int, state: PlayerState, history: list[list[Any]], now: datetime) -> Rating:
+def _rating(pid: int, state: PlayerState, now: datetime) -> Rating:
     return Rating(
-        player_id=pid,
-        mu=state.mu,
-        sigma=state.sigma,
-        ordinal=state.ordinal,
-        deals_rated=state.deals,
-        history=history,
-        computed_at=now,
+        player_id=pid, mu=state.mu, sigma=state.sigma, ordinal=state.ordinal, deals_rated=state.deals, computed_at=now
     )
 
 
-def _append_to_ratings(updates: dict[int, tuple[PlayerState, list[list[Any]]]], now: datetime) -> None:
-    """Update existing ratings and append history points; on PostgreSQL the history is appended in the database
-    (``||``), so a long history is neither read nor sent back."""
-    if not updates:
+def _update_ratings(states: dict[int, PlayerState], now: datetime) -> None:
+    """The players' new states, in one statement: a row of fixed-size columns each, whatever their history."""
+    if not states:
         return
-    if connection.vendor == "postgresql":
-        rows = sorted(updates.items())
-        columns: list[list[Any]] = [[], [], [], [], [], []]
-        for pid, (state, points) in rows:
-            for column, value in zip(
-                columns, (pid, state.mu, state.sigma, state.ordinal, state.deals, json.dumps(points)), strict=True
-            ):
-                column.append(value)
+    if connection.vendor == "postgresql":  # one statement of arrays: no per-row parameters to parse
+        rows = [(pid, s.mu, s.sigma, s.ordinal, s.deals) for pid, s in sorted(states.items())]
+        columns = [list(column) for column in zip(*rows, strict=True)]
         with connection.cursor() as cursor:
             cursor.execute(
                 f"UPDATE {Rating._meta.db_table} AS r SET mu = v.mu, sigma = v.sigma, ordinal = v.ordinal, "
-                "deals_rated = v.deals, history = r.history || v.points, computed_at = %s "
-                "FROM unnest(%s::bigint[], %s::float8[], %s::float8[], %s::float8[], %s::int[], %s::jsonb[]) "
-                "AS v(player_id, mu, sigma, ordinal, deals, points) WHERE r.player_id = v.player_id",
+                "deals_rated = v.deals, computed_at = %s "
+                "FROM unnest(%s::bigint[], %s::float8[], %s::float8[], %s::float8[], %s::int[]) "
+                "AS v(player_id, mu, sigma, ordinal, deals) WHERE r.player_id = v.player_id",
                 [now, *columns],
             )
         return
-    ratings = list(Rating.objects.filter(player_id__in=updates))
+    ratings = list(Rating.objects.filter(player_id__in=states))
     for rating in ratings:
-        state, points = updates[rating.player_id]
+        state = states[rating.player_id]
         rating.mu, rating.sigma, rating.ordinal, rating.deals_rated = state.mu, state.sigma, state.ordinal, state.deals
-        rating.history = [*rating.history, *points]
         rating.computed_at = now
-    Rating.objects.bulk_update(ratings, ["mu", "sigma", "ordinal", "deals_rated", "history", "computed_at"])
+    Rating.objects.bulk_update(ratings, ["mu", "sigma", "ordinal", "deals_rated", "computed_at"])
 
 
 def last_updated() -> datetime | None:
@@ -268,7 +233,6 @@ def full_recompute() -> FullReport:
     deals = round_deal_results([row.round_id for row in desired])
     rounds = [RoundDeals(row.round_id, row.label, tuple(deals[row.round_id])) for row in desired]
     result = replay(rounds)
-    points = _points(result)
     report = FullReport(len(result.states), len(rounds), sum(len(r.deals) for r in rounds))
     now = timezone.now()
     with transaction.atomic():
@@ -276,14 +240,12 @@ def full_recompute() -> FullReport:
         stored = list(RatedRound.objects.order_by("position").values_list("position", "round_id", "fingerprint"))
         report.compared = _first_difference(stored, desired) == len(stored) == len(desired)
         if report.compared:
-            report.differences = _differences(result.states, points)
+            report.differences = _differences(result)
         RatingStep.objects.all().delete()
         RatedRound.objects.all().delete()
         Rating.objects.all().delete()
         _store_steps(0, desired, result)
-        Rating.objects.bulk_create(
-            (_rating(pid, s, points.get(pid, []), now) for pid, s in sorted(result.states.items())), batch_size=2000
-        )
+        Rating.objects.bulk_create((_rating(pid, s, now) for pid, s in sorted(result.states.items())), batch_size=2000)
     if report.differences:
         log.warning(
             "ratings: the full recomputation differs from the incremental ratings for %s player(s): %s",
@@ -293,33 +255,50 @@ def full_recompute() -> FullReport:
     return report
 
 
-def _differences(states: dict[int, PlayerState], points: dict[int, list[list[Any]]]) -> list[str]:
+def _differences(result: Replay) -> list[str]:
+    """Where the stored ratings and their steps (the history) differ from ``result``, a full computation."""
+    states = result.states
     stored = {
-        pid: (mu, sigma, deals, history)
-        for pid, mu, sigma, deals, history in Rating.objects.values_list(
-            "player_id", "mu", "sigma", "deals_rated", "history"
-        )
+        pid: (mu, sigma, deals)
+        for pid, mu, sigma, deals in Rating.objects.values_list("player_id", "mu", "sigma", "deals_rated")
     }
-    out: list[str] = []
+    found: dict[int, str] = {}
     for pid in sorted(set(stored) | set(states)):
         if pid not in stored:
-            out.append(f"player {pid}: missing (full: ordinal {states[pid].ordinal:.6f})")
-            continue
-        if pid not in states:
-            out.append(f"player {pid}: rated incrementally ({stored[pid][0]:.6f}) but not in the full computation")
-            continue
-        mu, sigma, deals, history = stored[pid]
-        full = states[pid]
-        if not (math.isclose(mu, full.mu, abs_tol=TOLERANCE) and math.isclose(sigma, full.sigma, abs_tol=TOLERANCE)):
-            out.append(f"player {pid}: mu {mu!r} / sigma {sigma!r}, full {full.mu!r} / {full.sigma!r}")
-        elif deals != full.deals:
-            out.append(f"player {pid}: {deals} deals rated, full {full.deals}")
-        elif not _same_history(history, points.get(pid, [])):
-            out.append(f"player {pid}: history differs ({len(history)} points, full {len(points.get(pid, []))})")
-    return out
+            found[pid] = f"missing (full: ordinal {states[pid].ordinal:.6f})"
+        elif pid not in states:
+            found[pid] = f"rated incrementally ({stored[pid][0]:.6f}) but not in the full computation"
+        else:
+            (mu, sigma, deals), full = stored[pid], states[pid]
+            if not (_close(mu, full.mu) and _close(sigma, full.sigma)):
+                found[pid] = f"mu {mu!r} / sigma {sigma!r}, full {full.mu!r} / {full.sigma!r}"
+            elif deals != full.deals:
+                found[pid] = f"{deals} deals rated, full {full.deals}"
+    for pid, position in _first_step_differences(result).items():
+        found.setdefault(pid, f"history differs from round {position + 1} of the ledger on")
+    return [f"player {pid}: {what}" for pid, what in sorted(found.items())]
 
 
-def _same_history(stored: list[Any], full: list[list[Any]]) -> bool:
-    return len(stored) == len(full) and all(
-        a[0] == b[0] and math.isclose(a[1], b[1], abs_tol=HISTORY_TOLERANCE) for a, b in zip(stored, full, strict=True)
-    )
+def _first_step_differences(result: Replay) -> dict[int, int]:
+    """For each player whose stored steps (their history) differ from the full computation's, the first ledger
+    position that does."""
+    full = {(position, pid): state for position, step in enumerate(result.steps) for pid, state in step.states.items()}
+    stored = {
+        (position, pid): PlayerState(mu, sigma, deals)
+        for position, pid, mu, sigma, deals in RatingStep.objects.values_list(
+            "position", "player_id", "mu", "sigma", "deals"
+        ).iterator(chunk_size=20_000)
+    }
+    different = stored.keys() ^ full.keys()
+    for key in stored.keys() & full.keys():
+        a, b = stored[key], full[key]
+        if not (_close(a.mu, b.mu) and _close(a.sigma, b.sigma) and a.deals == b.deals):
+            different.add(key)
+    first: dict[int, int] = {}
+    for position, pid in different:
+        first[pid] = min(first.get(pid, position), position)
+    return first
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, abs_tol=TOLERANCE)

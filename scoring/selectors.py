@@ -12,7 +12,8 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from django.db.models.fields.json import KT
 
 from games import sheet_from_lines, sitting_out
-from scoring.ratings import DealResult
+from scoring.models import RatedRound, RatingStep
+from scoring.ratings import DealResult, PlayerState, history_point
 from scoring.records import Penalty as DatedPenalty
 from scoring.records import SessionResult as Session
 from scoring.statistics import DealRecord
@@ -66,6 +67,19 @@ def rated_rounds_in_order() -> list[RatedRoundRow]:
         digest = hashlib.sha256(f"{pk}|{last_event or 0}|{label}".encode()).hexdigest()
         out.append(RatedRoundRow(pk, label, digest))
     return out
+
+
+def rating_history(player_id: int) -> list[tuple[str, float]]:
+    """The player's rating after each round they played, oldest first: (the round's label, the ordinal to 3
+    decimals). One query, on the ledger's index by player."""
+    label = RatedRound.objects.filter(position=OuterRef("position")).values("label")[:1]
+    steps = (
+        RatingStep.objects.filter(player_id=player_id)
+        .annotate(label=Subquery(label))
+        .order_by("position")
+        .values_list("label", "mu", "sigma", "deals")
+    )
+    return [history_point(name, PlayerState(mu, sigma, deals)) for name, mu, sigma, deals in steps]
 
 
 def round_label(competition_name: str, number: int) -> str:

@@ -109,6 +109,12 @@ def names_version() -> str:
         return uuid.uuid4().hex
 
 
+def names_version_for(competition: Competition) -> str:
+    """The names counter as read with the polled competition (``live.polled_competition``: one round trip for
+    both), so the validator and the table it names agree on it; read now for a competition read otherwise."""
+    return getattr(competition, "names_version", None) or names_version()
+
+
 def names_changed(**kwargs: Any) -> None:
     """A player was saved or deleted (a rename, a privacy choice, an anonymisation): standings validators change."""
     try:
@@ -143,7 +149,7 @@ def standings_key(
         bool(state and state.queued),
         ",".join(str(pk) for pk in sorted(provisional)),
         standings_age(computed_at),
-        getattr(competition, "names_version", None) or names_version(),  # read with the polled competition
+        names_version_for(competition),
     )
 
 

@@ -16,6 +16,7 @@ from django.utils.translation import gettext, ngettext
 from games import sitting_out
 from games.rulesets import Doubling, Game, RuleSet
 from scoring.models import Rating, Standing, StandingsState, Statistics
+from scoring.selectors import rating_history
 from tournaments.charts import LineChart, line_chart
 from tournaments.contract_names import contract_name
 from tournaments.line_text import describe_line
@@ -64,11 +65,7 @@ def competition_standings(
 
     Three queries whatever the number of players, two when the competition was read with its ``standings_state``.
     """
-    rows = (
-        list(Standing.objects.filter(competition=competition).select_related("player").order_by("rank", "player_id"))
-        if with_rows
-        else []
-    )
+    rows = standing_rows(competition) if with_rows else []
     state = standings_state(competition)
     return StandingsView(
         rows,
@@ -77,6 +74,11 @@ def competition_standings(
         bool(state and state.queued),
         provisional_players(competition) if provisional is None else provisional,
     )
+
+
+def standing_rows(competition: Competition) -> list[Standing]:
+    """The stored standings, best first, each with its player: one query."""
+    return list(Standing.objects.filter(competition=competition).select_related("player").order_by("rank", "player_id"))
 
 
 def standings_state(competition: Competition) -> StandingsState | None:
@@ -399,10 +401,10 @@ def player_page(player: Player, competitions: QuerySet[Competition]) -> PlayerPa
     """A player's sessions, points and contract statistics in ``competitions`` (those whose results the viewer may
     read: ``tournaments.visibility.results_visible_to``), oldest first, and their rating history.
 
-    Three queries however many sessions: sessions and statistics each come in one.
+    Four queries however many sessions: sessions, statistics and the rating history each come in one.
     """
     rating = Rating.objects.filter(player=player).first()
-    history = [point[1] for point in (rating.history if rating else [])]
+    history = [ordinal for _, ordinal in rating_history(player.pk)] if rating else []
     results = (
         SeatResult.objects.filter(player=player, deals__gt=0, sheet__table__round__competition__in=competitions)
         .select_related("sheet__table__round__competition")

@@ -25,8 +25,9 @@ from django.utils.translation import get_language, gettext
 
 from scoring.explanations import for_people
 from scoring.models import Standing, StandingsState
-from tournaments.conditional import names_version
+from tournaments.conditional import names_version_for
 from tournaments.models import Competition
+from tournaments.selectors import standing_rows
 from tournaments.services.privacy import shown_name
 
 logger = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ def standings_table(
     ``fresh``: built from the database whatever is kept (a page opened once, not polled: it shows a name changed
     by a bare SQL update, which moves no names counter, at once)."""
     if fresh:
-        return build(_rows(competition), competition.standings_method, provisional, full_names=full_names)
+        return build(standing_rows(competition), competition.standings_method, provisional, full_names=full_names)
     key = _key(competition, state, full_names)
     try:
         kept = cache.get(key)
@@ -65,7 +66,7 @@ def standings_table(
         logger.warning("cache unavailable for %s", key, exc_info=True)
         kept = None
     if not isinstance(kept, Built):
-        kept = build_pieces(_rows(competition), competition.standings_method, full_names=full_names)
+        kept = build_pieces(standing_rows(competition), competition.standings_method, full_names=full_names)
         try:
             cache.set(key, kept, KEPT_SECONDS)
         except Exception:
@@ -81,7 +82,7 @@ def prepare(competition_id: int) -> None:
     if competition is None:
         return
     state = getattr(competition, "standings_state", None)
-    rows = _rows(competition)
+    rows = standing_rows(competition)
     kept: dict[str, Built] = {}
     for language, _ in settings.LANGUAGES:
         with translation.override(language):
@@ -100,15 +101,11 @@ def _key(competition: Competition, state: StandingsState | None, full_names: boo
         competition.standings_method,
         state.computed_version if state else None,
         state.computed_at.isoformat() if state and state.computed_at else None,
-        names_version(),
+        names_version_for(competition),
         get_language(),
         full_names,
     )
     return "wiezen:standings-table:" + hashlib.sha256(repr(shown).encode()).hexdigest()[:32]
-
-
-def _rows(competition: Competition) -> list[Standing]:
-    return list(Standing.objects.filter(competition=competition).select_related("player").order_by("rank", "player_id"))
 
 
 def build(rows: list[Standing], method: str, provisional: frozenset[int], *, full_names: bool) -> SafeString:

@@ -19,7 +19,7 @@ from playwright.sync_api import ConsoleMessage, Page
 from pytest_django.live_server_helper import LiveServer
 
 from games.generate import random_session
-from scoring.models import Rating
+from scoring.models import Rating, RatingStep
 from scoring.services import recompute_standings
 from tests.browser.conftest import assert_accessible, assert_no_csp_violations, login, script_errors, shoot
 from tests.browser.sites import Site, build_site
@@ -120,15 +120,14 @@ RATING = {"nl": "Speelsterkte", "fr": "Classement (OpenSkill)", "en": "Rating"}
 
 @pytest.mark.parametrize("language", ["nl", "fr", "en"])
 def test_the_rating_is_called_what_it_is(desktop: Page, live_server: LiveServer, site: Site, language: str) -> None:
-    history = [["1", 1.5], ["2", 3.25]]  # the site's rounds are not finalised: nobody is rated yet
+    # the site's rounds are not finalised, so nobody is rated yet: a rating planted, with a history of two steps
+    # whose ordinals (mu - 3 sigma) are 1.5 and 3.25
     Rating.objects.create(
-        player=site.player,
-        mu=27.5,
-        sigma=6.25,
-        ordinal=8.75,
-        deals_rated=1,
-        history=history,
-        computed_at=timezone.now(),
+        player=site.player, mu=27.5, sigma=6.25, ordinal=8.75, deals_rated=1, computed_at=timezone.now()
+    )
+    RatingStep.objects.bulk_create(
+        RatingStep(position=k, player=site.player, mu=ordinal + 3, sigma=1, deals=1)
+        for k, ordinal in enumerate((1.5, 3.25))
     )
     speak(desktop, live_server, language)
     desktop.goto(reverse("player", args=[site.player.pk]))

@@ -18,7 +18,7 @@ from openskill.models import PlackettLuce
 from scoring import rating_ledger
 from scoring.models import RatedRound, Rating, RatingStep
 from scoring.ratings import DealResult, PlayerState, compute_ratings, plackett_luce
-from scoring.selectors import all_deal_results
+from scoring.selectors import all_deal_results, rating_history
 from scoring.services import recompute_ratings
 from tests.factories import CompetitionFactory, PlayerFactory, RuleSetFactory
 from tournaments.models import Competition, DealEntry, Player, Round, RoundEvent, ScoreSheet, Seat, Table
@@ -111,10 +111,8 @@ class World:
 
 def stored() -> dict[int, tuple[float, float, int, list[Any]]]:
     return {
-        pid: (mu, sigma, deals, history)
-        for pid, mu, sigma, deals, history in Rating.objects.values_list(
-            "player_id", "mu", "sigma", "deals_rated", "history"
-        )
+        pid: (mu, sigma, deals, rating_history(pid))
+        for pid, mu, sigma, deals in Rating.objects.values_list("player_id", "mu", "sigma", "deals_rated")
     }
 
 
@@ -237,6 +235,42 @@ def test_the_command_reports_a_planted_difference_and_stores_the_full_result() -
     assert f"player {planted.pk}: mu" in out.getvalue() and "1 player(s) differed" in out.getvalue()
     assert_equal_to_a_full_computation()  # the full result replaced the planted one
     call_command("recompute_ratings", "--check", stdout=StringIO())  # and now they agree
+
+
+def test_the_full_recomputation_reports_a_history_that_differs() -> None:
+    """The history is the ledger's steps: a planted step is a difference, at the round where it was planted."""
+    world = World()
+    competition = world.competition(0)
+    for seed in range(3):
+        world.add_round(competition, seed)
+    recompute_ratings()
+    planted: Player = world.players[0]
+    step = RatingStep.objects.filter(player=planted).order_by("position")[1]
+    RatingStep.objects.filter(pk=step.pk).update(sigma=step.sigma + 0.5)
+    report = rating_ledger.full_recompute()
+    assert report.differences == [
+        f"player {planted.pk}: history differs from round {step.position + 1} of the ledger on"
+    ]
+    assert_equal_to_a_full_computation()
+    assert rating_ledger.full_recompute().differences == []
+
+
+def test_a_players_history_is_read_in_one_query(django_assert_num_queries: Any) -> None:
+    world = World()
+    competition = world.competition(0)
+    for seed in range(4):
+        world.add_round(competition, seed)
+    recompute_ratings()
+    player = world.players[0]
+    labels = list(
+        RatedRound.objects.filter(position__in=RatingStep.objects.filter(player=player).values("position"))
+        .order_by("position")
+        .values_list("label", flat=True)
+    )
+    with django_assert_num_queries(1):
+        history = rating_history(player.pk)
+    assert [label for label, _ in history] == labels and len(labels) >= 2
+    assert history[-1][1] == pytest.approx(Rating.objects.get(player=player).ordinal, abs=1e-3)
 
 
 def test_the_command_without_check_reports_but_succeeds() -> None:

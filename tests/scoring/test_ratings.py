@@ -8,6 +8,7 @@ import pytest
 
 from scoring.models import Rating
 from scoring.ratings import DealResult, compute_ratings
+from scoring.selectors import rating_history
 from scoring.tasks import request_ratings
 from tests.factories import seated_competition
 from tournaments.models import Round, ScoreSheet
@@ -61,4 +62,4 @@ def test_ratings_follow_the_finalised_rounds(django_capture_on_commit_callbacks:
     request_ratings()
     winner = Rating.objects.get(player_id=seats[2])
     loser = Rating.objects.get(player_id=seats[0])
-    assert winner.ordinal > loser.ordinal and winner.deals_rated == 1 and len(winner.history) == 1
+    assert winner.ordinal > loser.ordinal and winner.deals_rated == 1 and len(rating_history(seats[2])) == 1

@@ -454,7 +454,6 @@ UNLIMITED_BY_DESIGN = {
     "tournaments.DealEntry.line": "engine fields checked by games.lines; its note by NOTE_MAX_LENGTH",
     "tournaments.DealEntry.points": "computed by the engine",
     "scoring.Standing.explanation": "computed by the standings",
-    "scoring.Rating.history": "computed by the ratings",
     "scoring.Statistics.data": "computed by the statistics",
     "scoring.Statistics.totals": "computed by the statistics",
     "scoring.SheetStatistics.contribution": "computed by the statistics",

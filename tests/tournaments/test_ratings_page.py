@@ -19,7 +19,7 @@ WHEN = datetime(2026, 11, 30, 21, 15, tzinfo=UTC)
 
 def rate(player: Player, ordinal: float, deals: int = 24, at: datetime = WHEN) -> Rating:
     return Rating.objects.create(
-        player=player, mu=ordinal + 9, sigma=3, ordinal=ordinal, deals_rated=deals, history=[], computed_at=at
+        player=player, mu=ordinal + 9, sigma=3, ordinal=ordinal, deals_rated=deals, computed_at=at
     )
 
 
