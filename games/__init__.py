@@ -26,7 +26,11 @@ One JSON object per deal, in the order the deals were played::
 - ``declarers``: the contract side, asker first, then the partner.
 - ``tricks``: the side's total; for miserie-type contracts (miserie,
   kleine_miserie, open_miserie, piccolo) one count per declarer (a plain
-  number is accepted for a single declarer).
+  number is accepted for a single declarer). Several miserie declarers on
+  one deal only where the rule set's ``multiple_miserie`` allows it (not in
+  ``solo_whist``: each bid must exceed the last). Under ``early_end`` (set
+  in ``solo_whist``) a miserie stops at its declarer's first trick, so its
+  count is 0 or 1 (with several declarers, at least one of them has 0 or 1).
 - ``level``: abondance only, 9..12. ``trump``: ``C``, ``D``, ``H`` or ``S``;
   required where the declarer chooses it, forbidden on no-trump contracts,
   optional (for the record) where it is the turned card or the fourth ace.

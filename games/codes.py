@@ -31,6 +31,7 @@ LINE_CODES: frozenset[str] = frozenset(
         "tricks_shape",
         "tricks_out_of_range",
         "tricks_impossible",
+        "tricks_after_early_end",
         "level_out_of_range",
         "level_not_enabled",
         "trump_required",

@@ -68,6 +68,8 @@ def random_line(
         line["declarers"] = rng.sample(active, n)
         target = contract.target or 0
         line["tricks"] = [target if rng.random() < 0.6 else target + rng.randint(1, 2) for _ in range(n)]
+        if rules.early_end and target == 0:  # play stopped when the last declarer took a first trick
+            line["tricks"][-1] = min(line["tricks"][-1], 1)
     rule = rules.trump_rule(cid)
     if rule is TrumpRule.CHOSEN:
         line["trump"] = rng.choice(_SUITS)

@@ -9,7 +9,7 @@ with a stable code; nothing is settled from an invalid line. The codes:
 ``unexpected_field``, ``missing_declarer``, ``missing_partner``,
 ``partner_on_solo``, ``too_many_declarers``, ``several_declarers_not_allowed``,
 ``duplicate_declarer``, ``declarer_sits_out``, ``offender_sits_out``,
-``tricks_shape``, ``tricks_out_of_range``, ``tricks_impossible``,
+``tricks_shape``, ``tricks_out_of_range``, ``tricks_impossible``, ``tricks_after_early_end``,
 ``level_out_of_range``, ``level_not_enabled``, ``trump_required``,
 ``trump_not_allowed``, ``unknown_suit``, ``points_not_zero_sum``,
 ``points_mismatch``, ``too_long`` (a note over ``NOTE_MAX_LENGTH``).
@@ -196,6 +196,8 @@ def check_line(
         elif side is not Side.NONE:
             declarers = _check_declarers(line.get("declarers"), contract.id, side, rules, players, sitting_out, errors)
             tricks = _check_tricks(line.get("tricks"), contract.id, side, contract.max_tricks, declarers, errors)
+            if tricks and rules.early_end:
+                _check_early_end(tricks, contract.id, contract.target, declarers, rules, errors)
             if contract.levels:
                 level = _check_level(line.get("level"), contract.id, rules, errors)
             if "trump" in allowed:
@@ -377,6 +379,38 @@ def _check_tricks(
         )
         return ()
     return tuple(counts)
+
+
+def _check_early_end(
+    tricks: tuple[int, ...],
+    cid: str,
+    target: int | None,
+    declarers: tuple[int, ...],
+    rules: RuleSet,
+    errors: LineErrors,
+) -> None:
+    """Under ``early_end`` a miserie stops when its declarer takes a trick (RULES.md 1; 003: « une misère est perdue
+    dès que son déclarant fait un pli »); with several declarers, when the last of them takes one: so at least one
+    of them ends with at most 1 trick."""
+    if target != 0 or CONTRACTS[cid].side is not Side.EACH_ALONE or min(tricks) <= 1:
+        return
+    seats = list(declarers) if declarers else []
+    alone = len(tricks) == 1
+    errors.add(
+        "tricks_after_early_end",
+        "tricks",
+        f"under {rules.name!r} {cid} ends as soon as "
+        + (
+            "its declarer takes a trick: at most 1"
+            if alone
+            else "every declarer has taken a trick: one takes at most 1"
+        )
+        + f", got {tricks[0] if alone else list(tricks)}",
+        contract=cid,
+        seats=seats,
+        tricks=min(tricks),
+        declarers=len(tricks),
+    )
 
 
 def _check_level(value: Any, cid: str, rules: RuleSet, errors: LineErrors) -> int | None:

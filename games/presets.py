@@ -106,7 +106,9 @@ BELGIAN = RuleSet(
 SOLO_WHIST = RuleSet(
     name="solo_whist",
     game=Game.SOLO_WHIST,
-    description="Solo whist (003): fixed tariff, abondance declaree without trump.",
+    description=(
+        "Solo whist (003): fixed tariff, one misère a deal, lost at its first trick, abondance declaree without trump."
+    ),
     ladder=("vraag", "alleen", "miserie", "abondance", "open_miserie", "abondance_declaree"),
     tariffs={
         "vraag": fixed(2),
@@ -120,7 +122,8 @@ SOLO_WHIST = RuleSet(
     doubling=Doubling.NONE,
     penalty=2,  # picked: the proposal's tariff
     unaccepted_vraag=UnacceptedVraag.VOID,
-    early_end=True,
+    multiple_miserie=False,  # « Chaque annonce doit dépasser la précédente »: a second misère does not
+    early_end=True,  # « une misère est perdue dès que son déclarant fait un pli »
     dealing=(3, 3, 3, 3, 1),
 )
 

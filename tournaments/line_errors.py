@@ -278,6 +278,12 @@ SENTENCES: dict[str, Sentence] = {
     "tricks_shape": _tricks_shape,
     "tricks_out_of_range": _tricks_out_of_range,
     "tricks_impossible": _tricks_impossible,
+    "tricks_after_early_end": lambda r: (
+        _("%(contract)s ends as soon as its declarer takes a trick: type 0 or 1 tricks.") % {"contract": r.contract()}
+        if r.value("declarers") == 1
+        else _("%(contract)s ends once every declarer has taken a trick: one of %(seats)s has 0 or 1 tricks.")
+        % {"contract": r.contract(), "seats": r.seats()}
+    ),
     "level_out_of_range": lambda r: _("Level %(level)s does not exist: 9 to 12 tricks.") % {"level": r.value("level")},
     "level_not_enabled": lambda r: (
         _("%(contract)s at level %(level)s is not played under these rules (levels: %(levels)s).")

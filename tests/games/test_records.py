@@ -577,14 +577,23 @@ def test_solo_whist_miserie_plays_after_the_end_are_rejected() -> None:
     assert "trick 2" in error.message and "KS" in error.message
 
 
-def test_solo_whist_two_miseries_end_when_both_declarers_won_a_trick() -> None:
-    # seat 1 wins tricks 1 and 2, seat 2 trick 3: play ends after 3 tricks; each fails alone for 3
+def test_solo_whist_refuses_a_second_miserie_on_the_same_deal() -> None:
+    # 003: « Chaque annonce doit dépasser la précédente »: a misère after a misère does not
     bids = [[1, "miserie"], [2, "miserie"], [3, "pass"], [0, "pass"]]
-    result = check_record(script("solo_whist", bids, plays=SCRIPT_PLAYS[:12]))
+    exc = rejected(script("solo_whist", bids, plays=SCRIPT_PLAYS[:12]))
+    assert any(e.field.startswith("bids") for e in exc.errors), exc.errors
+
+
+def test_two_miseries_under_early_end_end_when_both_declarers_won_a_trick() -> None:
+    # solo_whist with several miserie players allowed: seat 1 wins tricks 1 and 2, seat 2 trick 3: play ends after
+    # 3 tricks; each fails alone for 3
+    bids = [[1, "miserie"], [2, "miserie"], [3, "pass"], [0, "pass"]]
+    rules = {"preset": "solo_whist", "multiple_miserie": True}
+    result = check_record(script(rules, bids, plays=SCRIPT_PLAYS[:12]))
     assert list(result.winners) == [1, 1, 2]
     assert result.line["tricks"] == [2, 1]
     assert result.settled.points == (6, -6, -6, 6)
-    only(rejected(script("solo_whist", bids, plays=SCRIPT_PLAYS[:8])), "incomplete_play")
+    only(rejected(script(rules, bids, plays=SCRIPT_PLAYS[:8])), "incomplete_play")
 
 
 def test_solo_whist_abondance_declaree_ends_at_the_first_lost_trick() -> None:

@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 
-from games import Sheet, find, names
+from games import InvalidLine, Sheet, find, names
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-VECTORS: list[dict[str, Any]] = json.loads((HERE / "vectors.json").read_text(encoding="utf-8"))["vectors"]
+_ALL = json.loads((HERE / "vectors.json").read_text(encoding="utf-8"))
+VECTORS: list[dict[str, Any]] = _ALL["vectors"]
+REFUSALS: list[dict[str, Any]] = _ALL["refusals"]
 
 # Copies of shared/rules/seeds and shared/RULES.md, kept with the tests so the quotes are always checked.
 _SOURCE_DIRS = (Path(__file__).parent / "sources",)
@@ -55,7 +57,18 @@ def test_the_sheet_settles_the_source_example_as_the_source_says(vector: dict[st
         assert sheet.expected_dealer == vector["next_dealer"], vector["why"]
 
 
-@pytest.mark.parametrize("vector", VECTORS, ids=_ids(VECTORS))
+@pytest.mark.parametrize("refusal", REFUSALS, ids=_ids(REFUSALS))
+def test_the_sheet_refuses_what_the_source_forbids(refusal: dict[str, Any]) -> None:
+    sheet = Sheet(find(refusal["rules"]), players=refusal["players"], deals=None)
+    for line in refusal.get("before", []):
+        sheet.add(line)
+    with pytest.raises(InvalidLine) as refused:
+        sheet.add(refusal["line"])
+    assert [(e.code, e.field) for e in refused.value.errors] == [(refusal["code"], refusal["field"])], refusal["why"]
+    assert sheet.lines == refusal.get("before", [])  # nothing stored
+
+
+@pytest.mark.parametrize("vector", VECTORS + REFUSALS, ids=_ids(VECTORS + REFUSALS))
 def test_the_vector_quotes_its_source_verbatim(vector: dict[str, Any]) -> None:
     text = _source_text(vector["source"])
     assert text is not None, f"source text {vector['source']} is missing from tests/games/sources"

@@ -56,6 +56,7 @@ SEAT_CODES = {
     "duty_by_passed_player",
     "trump_ace_passed",
     "tricks_out_of_range",
+    "tricks_after_early_end",
     "points_mismatch",
     "chips_mismatch",
 }
@@ -102,6 +103,32 @@ def rejected(line: dict[str, Any], players: int = 4, expected_dealer: int | None
 def said(line: dict[str, Any], language: str = "en", **kwargs: Any) -> list[str]:
     with translation.override(language):
         return [person_message(e, NAMES[: kwargs.get("players", 4)]) for e in rejected(line, **kwargs).errors]
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "Miserie ends as soon as its declarer takes a trick: type 0 or 1 tricks."),
+        ("nl", "Miserie stopt zodra de speler een slag haalt: typ 0 of 1 slag."),
+        ("fr", "Misère s'arrête dès que son déclarant fait un pli : tapez 0 ou 1 pli."),
+    ],
+)
+def test_a_solo_whist_miserie_with_three_tricks_says_play_stopped_at_the_first(language: str, expected: str) -> None:
+    line = {"deal": 1, "dealer": 0, "contract": "miserie", "declarers": [1], "tricks": 3}
+    with pytest.raises(InvalidLine) as exc:
+        check_line(line, games.find("solo_whist"), 4, next_deal=1, expected_dealer=None, deals_left=10)
+    with translation.override(language):
+        assert [person_message(e, NAMES[:4]) for e in exc.value.errors] == [expected]
+
+
+def test_two_miserie_players_under_early_end_name_both_seats() -> None:
+    rules = games.RuleSet.from_json({"preset": "solo_whist", "multiple_miserie": True})
+    line = {"deal": 1, "dealer": 0, "contract": "miserie", "declarers": [1, 3], "tricks": [2, 3]}
+    with pytest.raises(InvalidLine) as exc:
+        check_line(line, rules, 4, next_deal=1, expected_dealer=None, deals_left=10)
+    with translation.override("en"):
+        (text,) = [person_message(e, NAMES[:4]) for e in exc.value.errors]
+    assert "seat 2 (Bob D.) and seat 4 (Dirk M.)" in text and "0 or 1 tricks" in text
 
 
 def test_a_vraag_with_one_declarer_names_that_seat_and_player() -> None:

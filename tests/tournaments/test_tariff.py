@@ -63,7 +63,7 @@ def test_the_cards_figures_are_what_the_engine_settles_for_every_trick_count(rul
     # other seats than the card's own (declarers 1 and 3, or 2), through a whole Sheet: the card is read back
     # for every trick count a line may give, at a table of four and of five
     for row in wiezen_card(rules).rows:
-        for tricks in range(row.max_tricks + 1):
+        for tricks in range(row.most_tricks + 1):
             for players in (4, 5):
                 sheet = Sheet(rules, players, None)
                 points = _play(sheet, _line(rules, row.contract, tricks, row.level))
@@ -74,6 +74,14 @@ def test_the_cards_figures_are_what_the_engine_settles_for_every_trick_count(rul
                     assert points[3] == declarer
                 if players == 5:
                     assert points[0] == 0  # the dealer sits out
+
+
+def test_a_line_gives_every_trick_count_but_where_play_stops_early() -> None:
+    """Solo whist's misère stops at its declarer's first trick (003): its line gives 0 or 1; elsewhere 0 to 13."""
+    most = {(rules.name, row.contract): row.most_tricks for rules in WIEZEN for row in wiezen_card(rules).rows}
+    assert most["solo_whist", "miserie"] == most["solo_whist", "open_miserie"] == 1
+    assert most["iwwa", "miserie"] == most["solo_whist", "abondance_declaree"] == 13
+    assert most["belgian", "kleine_miserie"] == 12
 
 
 def test_the_flemish_card_says_what_the_source_says() -> None:

@@ -64,6 +64,7 @@ class Row:
     target: int
     exact: bool  # exactly ``target`` tricks (miserie, piccolo), rather than at least
     max_tricks: int
+    most_tricks: int  # the most a line may give: 1 for a miserie that stops at its declarer's first trick
     trump: TrumpRule
     made: Pair
     over: Pair
@@ -166,6 +167,7 @@ def _row(rules: RuleSet, contract: str, level: int | None) -> Row:
         target=target,
         exact=shape.exact,
         max_tricks=top,
+        most_tricks=1 if rules.early_end and shape.side is Side.EACH_ALONE and target == 0 else top,
         trump=compiled.trump,
         made=made,
         over=over,
