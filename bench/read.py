@@ -8,10 +8,12 @@ computes its standings and statistics, collects the static files into a scratch
 ``WIEZEN_VAR_DIR`` and starts gunicorn as README.md "Production" runs it
 (``config.wsgi --workers 3 --timeout 30 --access-logfile -``, ``DEBUG=false``,
 whitenoise serving the static files, Redis as the shared cache) behind a played
-TLS proxy (``X-Forwarded-Proto: https``). Then, in the same run, each for
-``--seconds`` on ``--connections`` keep-alive connections (threads with
-``http.client``, each sending its next request on its answer; the first second
-is a warm-up, not counted):
+TLS proxy (``X-Forwarded-Proto: https``). Then, in the same run, in turn over
+``--rounds`` rounds (so that whatever else the machine does in the meantime
+weighs on all three alike: one static file's rate alone varied by a third from
+one run to the next) and ``--seconds`` counted in all, on ``--connections``
+keep-alive connections (threads with ``http.client``, each sending its next
+request on its answer; the first second of each turn is a warm-up, not counted):
 
 (a) the standings fragment ``/c/<slug>/standings/`` as a phone's htmx poll
     (``HX-Request: true``, the ``rounds_seen``/``statistics_seen`` the page
@@ -28,7 +30,7 @@ everything down (gunicorn, database, Redis db), also on failure. It is a
 benchmark: it exits 0 whether the targets are met or not (1 only if it could
 not measure).
 
-    python bench/read.py [--players 400] [--evenings 10] [--connections 20] [--seconds 10]
+    python bench/read.py [--players 400] [--evenings 10] [--connections 20] [--seconds 12] [--rounds 4]
     python bench/read.py --workers 2 --threads 4   # the setting the issue measured on main
 
 Targets (issue 16): unconditional >= 0.25x the static file's requests/s, revalidated >= 0.5x.
@@ -241,6 +243,18 @@ def hammer(
     return measured
 
 
+def merged(parts: list[Measured]) -> Measured:
+    """One measurement of several rounds: their requests over their counted seconds, their CPU added up."""
+    out = Measured(parts[0].name, parts[0].path, sum(m.seconds for m in parts))
+    for m in parts:
+        out.statuses.update(m.statuses)
+        out.latencies += m.latencies
+        out.sizes += m.sizes
+        for k, v in m.cpu.items():
+            out.cpu[k] = out.cpu.get(k, 0.0) + v
+    return out
+
+
 def cold_renderings(port: int, path: str, times: int = 3) -> list[float]:
     """One poll's latency with the shared cache empty (nothing rendered yet), ``times`` over."""
     latencies = []
@@ -285,7 +299,8 @@ def report(args: argparse.Namespace, rows: list[Measured], cold: list[float]) ->
         f"config: {args.players} players, {args.evenings} evenings of {args.players // 4} tables x 24 deals; "
         f"gunicorn --workers {args.workers}"
         + (f" --threads {args.threads} (gthread)" if args.threads > 1 else " (sync)")
-        + f" --timeout 30; {args.connections} connections, {args.seconds:g} s each after 1 s of warm-up; "
+        + f" --timeout 30; {args.connections} connections, {args.seconds:g} s counted each in {args.rounds} rounds "
+        "(1 s of warm-up each); "
         f"DEBUG=false, PostgreSQL, Redis cache; {os.cpu_count()} cores"
     )
     print(f"poll: GET {fragment.path} with HX-Request: true; static: GET {static.path}")
@@ -308,7 +323,10 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=400, help="a multiple of 4: players//4 tables an evening")
     parser.add_argument("--evenings", type=int, default=10)
     parser.add_argument("--connections", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=10.0, help="each measurement, after 1 s of warm-up")
+    parser.add_argument("--seconds", type=float, default=12.0, help="counted of each measurement, in all rounds")
+    parser.add_argument(
+        "--rounds", type=int, default=4, help="(a), (b), (c) in turn this many times: drift hits all three alike"
+    )
     parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes (README: 3)")
     parser.add_argument("--threads", type=int, default=1, help="threads per worker; over 1: gthread (README: 1)")
     parser.add_argument("--static", default="/static/django_htmx/htmx-2.js", help="the static file to compare")
@@ -360,10 +378,22 @@ def main() -> int:
             ("(b) fragment, If-None-Match", path, {**HTMX, "If-None-Match": tag}),
             ("(c) static file", args.static, BROWSER),
         ]
-        rows = []
-        for name, where, headers in run:
-            print(f"{name}: {args.connections} connections for {warm + args.seconds:g} s ...")
-            rows.append(hammer(name, port, where, headers, args.connections, args.seconds, warm))
+        each = args.seconds / args.rounds
+        print(
+            f"(a), (b), (c) in turn, {args.rounds} rounds of {warm:g} s of warm-up and {each:g} s counted each, "
+            f"{args.connections} connections ..."
+        )
+        rounds = [
+            [hammer(name, port, where, headers, args.connections, each, warm) for name, where, headers in run]
+            for _ in range(args.rounds)
+        ]
+        rows = [merged([r[k] for r in rounds]) for k in range(len(run))]
+        for r in rounds:
+            print(
+                "  round: "
+                + ", ".join(f"{m.name[:3]} {m.rate:.0f}/s" for m in r)
+                + f"; (a)/(c) {r[0].rate / r[2].rate:.2f}x, (b)/(c) {r[1].rate / r[2].rate:.2f}x"
+            )
         for name, proc in lb.TEARDOWN.processes:
             if proc.poll() is not None:
                 print(f"{name} exited with {proc.returncode}:\n{lb.log_tail(name)}")

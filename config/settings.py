@@ -60,7 +60,7 @@ MIDDLEWARE = [
     # first: a body over its size limit is refused (413) before any middleware or view reads it
     "config.body_limit.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.csp.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

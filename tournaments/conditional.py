@@ -154,10 +154,29 @@ def standings_key(
 
 
 def standings_age(computed_at: datetime | None) -> str | None:
-    """The standings' age in the words the page uses: ``None`` (not computed), "" (under a minute), or timesince."""
+    """The standings' age in the words the page uses: ``None`` (not computed), "" (under a minute), or timesince.
+
+    The words change once a minute after ``computed_at``, so they are worked out once per minute and language in
+    each process (``timesince`` was a twentieth of a revalidating poll)."""
     if computed_at is None:
         return None
-    return "" if (timezone.now() - computed_at).total_seconds() < 60 else timesince(computed_at)
+    now = timezone.now()
+    seconds = (now - computed_at).total_seconds()
+    if seconds < 60:
+        return ""
+    key = (computed_at, int(seconds // 60), get_language())
+    words = _ages.get(key)
+    if words is None:
+        words = timesince(computed_at, now)
+        with _ages_lock:
+            _ages[key] = words
+            while len(_ages) > 64:
+                _ages.popitem(last=False)
+    return words
+
+
+_ages: OrderedDict[tuple[datetime, int, str], str] = OrderedDict()
+_ages_lock = threading.Lock()
 
 
 def rendered(request: HttpRequest, tag: str | None, render: Callable[[], HttpResponse]) -> HttpResponse:

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from scoring.models import StandingsState
 from tests.tournaments.test_public_pages import ALLEEN_4, World, client_of, computed, quietly, world  # noqa: F401
@@ -266,3 +266,31 @@ def test_the_polled_competition_reads_what_the_orm_reads(world: World) -> None: 
     assert live.read_polled_competition("no-such-competition") is None
     StandingsState.objects.filter(competition=world.competition).delete()
     assert standings_state(live.read_polled_competition(world.competition.slug)) is None  # type: ignore[arg-type]
+
+
+def test_the_standings_age_is_worded_per_minute_and_language_and_moves_on_with_the_clock() -> None:
+    computed = timezone.now() - timedelta(minutes=5, seconds=10)
+    later = computed + timedelta(hours=2, minutes=1, seconds=10)
+    conditional._ages.clear()
+    with translation.override("en"):
+        assert conditional.standings_age(computed) == "5\xa0minutes"
+        assert conditional.standings_age(computed) == "5\xa0minutes"  # the same minute: kept
+    with translation.override("nl"):
+        assert conditional.standings_age(computed) == "5\xa0minuten"  # another language: its own words
+    with translation.override("en"), mock.patch.object(conditional.timezone, "now", return_value=later):
+        assert conditional.standings_age(computed) == "2\xa0hours, 1\xa0minute"  # a later minute: new words
+    assert conditional.standings_age(timezone.now()) == ""  # under a minute
+    assert conditional.standings_age(None) is None
+    assert len(conditional._ages) == 3
+
+
+def test_a_304_carries_no_policy_and_none_is_built_for_it(world: World) -> None:  # noqa: F811
+    client = Client()
+    url = urls(world)["standings"]
+    first = client.get(url, HTTP_HX_REQUEST="true")
+    assert "Content-Security-Policy" in first.headers
+    with mock.patch("csp.middleware.build_policy") as built:
+        again = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first.headers["ETag"])
+    assert again.status_code == 304 and "Content-Security-Policy" not in again.headers
+    built.assert_not_called()
+    assert "Content-Security-Policy" in client.get(url, HTTP_HX_REQUEST="true").headers  # a 200 still has it
