@@ -47,6 +47,22 @@ Usage::
     sheet.add({"deal": 1, "dealer": 0, "contract": "vraag", "declarers": [1, 3], "tricks": 9})
     # Settled(deal=1, contract='vraag', points=(-3, 3, -3, 3), multiplier=1, made=(True,))
 
+House rules: a club's rule set is a preset with overrides, plain JSON
+(``{"preset": "iwwa", "troel_target": 9}``; ``RuleSet.from_json``), every
+problem listed at once. Beyond tariffs, ladder and doubling, the options
+clubs play differently (``games.rulesets.HOUSE_OPTIONS``; ``python -m games
+presets`` lists them with their defaults):
+
+- ``multiple_miserie`` (true): several miserie players on one deal;
+- ``miserie_settlement`` (``"independent"``): each miserie player settles
+  alone against the other players, or ``"pooled"``: those who made it
+  collect from those who failed; if nobody failed, the other players pay
+  them; if all failed, they pay the other players. A pair with a failed
+  declarer settles that declarer's amount;
+- ``early_end`` (false): play stops when the result is decided, so a
+  miserie line gives 0 or 1 tricks;
+- ``troel_target`` (8): the tricks troel's pair needs, 8 to 12.
+
 Full deal records (cards dealt, auction, every card played) are documented
 in ``games.records`` (Wiezen and Solo whist) and ``games.zwicken`` (Zwicken,
 with its own score-sheet line format); ``check_record`` validates one and

@@ -10,13 +10,15 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import fields
+from enum import Enum
 from pathlib import Path
 from typing import TextIO
 
 from games.errors import FieldError, GameError, InvalidLine, InvalidRecord, InvalidSheet, SessionError
 from games.records import check_record, deal_record
 from games.registry import find, listing
-from games.rulesets import Game, RuleSet
+from games.rulesets import HOUSE_OPTIONS, Game, RuleSet
 from games.sessions import sheet_from_lines
 
 
@@ -45,6 +47,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
             out.write(f"{rules.name:<16} {rules.game.value:<11} {' '.join(rules.ladder)}\n")
             if rules.description:
                 out.write(f"{'':<16} {rules.description}\n")
+        out.write("\nhouse rules (a rule set's JSON key, its default, what it does):\n")
+        defaults = {f.name: f.default for f in fields(RuleSet)}
+        for key, what in HOUSE_OPTIONS:
+            default = defaults[key]
+            shown = json.dumps(default.value if isinstance(default, Enum) else default)
+            out.write(f"  {key:<20} {shown:<15} {what}\n")
         return 0
     if args.command == "play":
         return _play(args, out, err)

@@ -54,7 +54,7 @@ def random_line(
     line: dict[str, Any] = {"deal": deal, "dealer": dealer, "contract": cid}
     if contract.side is Side.PAIR:
         line["declarers"] = rng.sample(active, 2)
-        line["tricks"] = _tricks_around(rng, 8, contract.max_tricks)
+        line["tricks"] = _tricks_around(rng, rules.compiled[cid].target or 8, contract.max_tricks)
     elif contract.side is Side.SOLO:
         line["declarers"] = [rng.choice(active)]
         target = contract.target

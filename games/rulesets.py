@@ -50,6 +50,16 @@ class UnacceptedVraag(StrEnum):
     VOID = "void"  # 003: an unaccepted proposal is a passed deal
 
 
+class MiserieSettlement(StrEnum):
+    """How several miserie-type declarers on one deal settle (RULES.md 3)."""
+
+    INDEPENDENT = "independent"  # each declarer settles alone against the other players; the results add up
+    # those who made it collect from those who failed; nobody failed: the other players pay them; all failed: they
+    # pay the other players (every loser pays every winner; a pair with a declarer who failed settles that one's
+    # amount, otherwise the declarer's)
+    POOLED = "pooled"
+
+
 class TieBreak(StrEnum):
     NONE = "none"
     EXTRA_DEAL = "extra_deal"  # 000: a session tie is broken by one extra deal
@@ -137,6 +147,7 @@ class CompiledContract:
     tariff: Tariff
     doubles_on_all_tricks: bool
     factor: int  # a fixed multiplier of the contract itself (troel x2)
+    target: int | None  # the tricks the side needs under these rules (troel: ``troel_target``); None: by level
 
 
 @dataclass(frozen=True)
@@ -164,9 +175,11 @@ class RuleSet:
     rotation: Rotation = Rotation.CLOCKWISE
     penalty: int = 5
     multiple_miserie: bool = True
+    miserie_settlement: MiserieSettlement = MiserieSettlement.INDEPENDENT
     unaccepted_vraag: UnacceptedVraag = UnacceptedVraag.ALONE
     early_end: bool = False
     four_aces_troel: bool = True
+    troel_target: int = 8  # tricks troel's pair needs: 8, or 9 in some clubs
     dealing: tuple[int, ...] = (4, 4, 5)
     tie_break: TieBreak = TieBreak.NONE
     zwicken: ZwickenOptions | None = None  # set exactly when game is zwicken
@@ -187,6 +200,7 @@ class RuleSet:
                 tariff=self.tariffs[cid],
                 doubles_on_all_tricks=cid in self.all_tricks_double,
                 factor=2 if (cid == "troel" and self.troel_doubles) else 1,
+                target=self.troel_target if cid == "troel" else contract.target,
             )
         return out
 
@@ -235,7 +249,31 @@ class RuleSet:
         return replace(self, **changes)
 
 
-_OPTIONAL_FIELDS = frozenset({"description", "trump", "all_tricks_double", "multiplier_cap", "zwicken"})
+#: The house rules a club may set beyond the presets (issue 17): the JSON key and what it does. ``python -m games
+#: presets`` lists them with their defaults.
+HOUSE_OPTIONS: tuple[tuple[str, str], ...] = (
+    ("multiple_miserie", "several players may play a miserie-type contract on one deal"),
+    (
+        "miserie_settlement",
+        "several miserie players: 'independent' (each alone against the other players) or 'pooled' (those who made "
+        "it collect from those who failed; nobody failed: the other players pay; all failed: they pay them)",
+    ),
+    ("early_end", "play stops when the result is decided: a miserie line then gives 0 or 1 tricks"),
+    ("troel_target", "the tricks troel's pair needs: 8 to 12"),
+)
+
+_OPTIONAL_FIELDS = frozenset(
+    {
+        "description",
+        "trump",
+        "all_tricks_double",
+        "multiplier_cap",
+        "zwicken",
+        # options added later: a rule set stored before them reads with their defaults
+        "miserie_settlement",
+        "troel_target",
+    }
+)
 _ENUM_FIELDS: dict[str, type[Enum]] = {
     "game": Game,
     "settlement": Settlement,
@@ -244,6 +282,7 @@ _ENUM_FIELDS: dict[str, type[Enum]] = {
     "rotation": Rotation,
     "unaccepted_vraag": UnacceptedVraag,
     "tie_break": TieBreak,
+    "miserie_settlement": MiserieSettlement,
 }
 _BOOL_FIELDS = frozenset({"troel_doubles", "passes_count", "multiple_miserie", "early_end", "four_aces_troel"})
 
@@ -324,6 +363,11 @@ def _convert(key: str, value: Any, base: RuleSet | _Mappings) -> Any:
         return _expect(key, value, bool)
     if key == "penalty":
         return _amount(key, value)
+    if key == "troel_target":
+        target = _expect(key, value, int)
+        if not 8 <= target <= 12:
+            raise RuleSetError(f"troel_target: troel asks for 8 to 12 tricks, got {target}")
+        return target
     if key == "multiplier_cap":
         if value is None:
             return None
@@ -463,6 +507,8 @@ def _problems_of(rules: RuleSet) -> list[str]:
     problems.extend(_zwicken_problems(rules))
     if rules.multiplier_cap is not None and rules.multiplier_cap < 1:
         problems.append(f"multiplier_cap: must be at least 1, got {rules.multiplier_cap}")
+    if not 8 <= rules.troel_target <= 12:
+        problems.append(f"troel_target: troel asks for 8 to 12 tricks, got {rules.troel_target}")
     if rules.penalty < 0:
         problems.append(f"penalty: amounts cannot be negative, got {rules.penalty}")
     if sum(rules.dealing) * 4 != 52 and rules.game is not Game.ZWICKEN:

@@ -3,7 +3,9 @@
 RULES.md §3: ``per_player`` pays each winner X and charges each loser X, except
 that a lone player settles with each of three; ``per_pair`` makes every loser
 pay every winner X. Miserie-type declarers each settle alone and the results
-add up. The seat that sits out at a table of five always gets 0.
+add up, or, where the rule set pools them (``miserie_settlement``), those who
+made it collect from those who failed. The seat that sits out at a table of
+five always gets 0.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from games.contracts import Side
-from games.rulesets import CompiledContract, RuleSet, Settlement
+from games.rulesets import CompiledContract, MiserieSettlement, RuleSet, Settlement
 
 
 class Play(NamedTuple):
@@ -49,7 +51,7 @@ _ACTIVE_SEATS: dict[tuple[int, int], tuple[int, ...]] = {
 def contract_amount(compiled: CompiledContract, tricks: int, level: int | None) -> tuple[bool, int]:
     """Whether a declarer side with ``tricks`` made the contract, and the amount per opponent."""
     contract = compiled.contract
-    target = level if level is not None else contract.target
+    target = level if level is not None else compiled.target
     assert target is not None
     made = tricks == target if contract.exact else tricks >= target
     if made:
@@ -64,6 +66,21 @@ def multiplier_for(rules: RuleSet, compiled: CompiledContract, pending: int, all
         m *= 2
     cap = rules.multiplier_cap
     return m if cap is None or m <= cap else cap
+
+
+def _pool(points: list[int], results: list[tuple[int, bool, int]], active: tuple[int, ...], multiplier: int) -> None:
+    """Pooled miserie (``MiserieSettlement.POOLED``): every loser pays every winner. Those who made it win against
+    those who failed; if nobody failed, against the other players; if all failed, the other players win."""
+    amounts = {declarer: amount * multiplier for declarer, _, amount in results}
+    made = [d for d, ok, _ in results if ok]
+    failed = [d for d, ok, _ in results if not ok]
+    others = [s for s in active if s not in amounts]
+    winners, losers = (made, failed) if made and failed else (made, others) if made else (others, failed)
+    for winner in winners:
+        for loser in losers:
+            x = amounts[loser] if loser in failed else amounts[winner]
+            points[winner] += x
+            points[loser] -= x
 
 
 def settle(rules: RuleSet, play: Play, players: int, pending: int = 1) -> Settled:
@@ -85,16 +102,20 @@ def settle(rules: RuleSet, play: Play, players: int, pending: int = 1) -> Settle
     side = compiled.contract.side
     if side is Side.EACH_ALONE:
         multiplier = multiplier_for(rules, compiled, pending, False)
-        made_each: list[bool] = []
-        for declarer, tricks in zip(play.declarers, play.tricks, strict=True):
-            made, amount = contract_amount(compiled, tricks, play.level)
-            made_each.append(made)
-            x = amount * multiplier if made else -amount * multiplier
-            for seat in active:
-                if seat != declarer:
-                    points[seat] -= x
-                    points[declarer] += x
-        return Settled(play.deal, play.contract, tuple(points), multiplier, tuple(made_each))
+        results = [
+            (declarer, *contract_amount(compiled, tricks, play.level))
+            for declarer, tricks in zip(play.declarers, play.tricks, strict=True)
+        ]
+        if rules.miserie_settlement is MiserieSettlement.POOLED and len(results) > 1:
+            _pool(points, results, active, multiplier)
+        else:
+            for declarer, made, amount in results:
+                x = amount * multiplier if made else -amount * multiplier
+                for seat in active:
+                    if seat != declarer:
+                        points[seat] -= x
+                        points[declarer] += x
+        return Settled(play.deal, play.contract, tuple(points), multiplier, tuple(made for _, made, _ in results))
 
     tricks = play.tricks[0]
     made, amount = contract_amount(compiled, tricks, play.level)

@@ -13,6 +13,7 @@ from typing import Any
 from django.utils.translation import gettext, ngettext, pgettext
 
 from games.contracts import CONTRACTS, Side
+from games.rulesets import RuleSet
 from tournaments.contract_names import contract_name
 
 SEP = " — "
@@ -56,12 +57,14 @@ def tricks_text(tricks: Any) -> str:
     return ngettext("%(count)s trick", "%(count)s tricks", tricks) % {"count": tricks}
 
 
-def made(contract_id: str, tricks: Any, level: Any) -> bool | None:
-    """Whether a side (or one miserie player) with ``tricks`` made the contract; None when the line cannot say."""
+def made(contract_id: str, tricks: Any, level: Any, rules: RuleSet | None = None) -> bool | None:
+    """Whether a side (or one miserie player) with ``tricks`` made the contract; None when the line cannot say.
+    ``rules``: the rule set it was played under, where it sets the target (troel's 8 or 9 tricks)."""
     contract = CONTRACTS.get(contract_id)
     if contract is None or not isinstance(tricks, int):
         return None
-    target = level if isinstance(level, int) else contract.target
+    compiled = rules.compiled.get(contract_id) if rules is not None else None
+    target = level if isinstance(level, int) else (compiled.target if compiled else contract.target)
     if target is None:
         return None
     return tricks == target if contract.exact else tricks >= target
@@ -73,8 +76,9 @@ def made_text(flag: bool | None) -> str:
     return pgettext("contract result", "made") if flag else pgettext("contract result", "failed")
 
 
-def describe_line(line: Mapping[str, Any], names: Sequence[str], game: str) -> str:
-    """``line`` (the engine's keys, positions from 0) in words; ``names[i]`` sits at seat ``i + 1``."""
+def describe_line(line: Mapping[str, Any], names: Sequence[str], game: str, rules: RuleSet | None = None) -> str:
+    """``line`` (the engine's keys, positions from 0) in words; ``names[i]`` sits at seat ``i + 1``; ``rules``, the
+    rule set it was played under, says whether it was made where the rule set sets the target."""
     if game == "zwicken":
         return describe_zwicken(line, names)
     contract_id = str(line.get("contract", ""))
@@ -94,7 +98,7 @@ def describe_line(line: Mapping[str, Any], names: Sequence[str], game: str) -> s
         counts = tricks if isinstance(tricks, list) else [tricks]
         each = []
         for position, count in zip(declarers, counts, strict=False):
-            flag = made(contract_id, count, line.get("level"))
+            flag = made(contract_id, count, line.get("level"), rules)
             each.append(
                 gettext("%(seat)s %(result)s (%(tricks)s)")
                 % {"seat": seat_text(position, names), "result": made_text(flag), "tricks": tricks_text(count)}
@@ -105,7 +109,7 @@ def describe_line(line: Mapping[str, Any], names: Sequence[str], game: str) -> s
     if declarers:
         parts.append(seats_text(declarers, names))
     if tricks is not None:
-        flag = made(contract_id, tricks, line.get("level"))
+        flag = made(contract_id, tricks, line.get("level"), rules)
         if flag is None:
             parts.append(tricks_text(tricks))
         else:

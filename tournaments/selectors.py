@@ -220,8 +220,10 @@ class SheetLines(list[SheetLine]):
         """Every version of every line, in players' words (one query, only when a page shows the history)."""
         if self.sheet is None:
             return []
+        rules = self.sheet.table.round.competition.rule_set.engine_rules()
         return [
-            HistoryLine(entry, describe_line(entry.line, self.names, self.game)) for entry in sheet_history(self.sheet)
+            HistoryLine(entry, describe_line(entry.line, self.names, self.game, rules))
+            for entry in sheet_history(self.sheet)
         ]
 
 
@@ -299,7 +301,7 @@ def sheet_lines(sheet: ScoreSheet, names: list[str] | None = None) -> SheetLines
                 entry,
                 totals,
                 sitting_out(rules, size, entry.line.get("dealer", -1)),
-                describe_line(entry.line, names, game),
+                describe_line(entry.line, names, game, rules),
                 reasons,
                 note,
                 game,

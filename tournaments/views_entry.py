@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.untrusted import whole_number
+from games.rulesets import RuleSet
 from tournaments import devices, selectors, selectors_entry
 from tournaments.contract_names import needed_fields
 from tournaments.forms import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
@@ -124,8 +125,12 @@ def _names(access: EntryAccess) -> list[str]:
     return selectors.seat_names(access.seats)
 
 
+def _rules(access: EntryAccess) -> RuleSet:
+    return access.competition.rule_set.engine_rules()
+
+
 def _form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLineForm | ZwickenLineForm:
-    rules = access.competition.rule_set.engine_rules()
+    rules = _rules(access)
     return line_form_class(access.competition.game)(data, seats=access.seats, ladder=rules.ladder, **kwargs)
 
 
@@ -172,7 +177,7 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
                     _("Deal %(deal)s saved: %(line)s; points %(points)s")
                     % {
                         "deal": entry.deal_number,
-                        "line": describe_line(entry.line, names, access.competition.game),
+                        "line": describe_line(entry.line, names, access.competition.game, _rules(access)),
                         "points": points_text(entry.points, names),
                     },
                 )
@@ -216,7 +221,11 @@ def _correcting(access: EntryAccess, form: DealLineForm | ZwickenLineForm) -> Co
     if entry is None:
         return None
     names = _names(access)
-    return Correcting(deal, describe_line(entry.line, names, access.competition.game), points_text(entry.points, names))
+    return Correcting(
+        deal,
+        describe_line(entry.line, names, access.competition.game, _rules(access)),
+        points_text(entry.points, names),
+    )
 
 
 def _complete(sheet: ScoreSheet) -> int | None:
@@ -389,6 +398,6 @@ def _stale_message(exc: StaleVersion, access: EntryAccess) -> str:
     ) % {
         "deal": current.deal_number,
         "version": current.version,
-        "line": describe_line(current.line, _names(access), access.competition.game),
+        "line": describe_line(current.line, _names(access), access.competition.game, _rules(access)),
         "points": points_text(current.points, _names(access)),
     }

@@ -34,6 +34,13 @@ RULE_SETS["belgian{passes_count:false}"] = apply_overrides(find("belgian"), {"pa
 RULE_SETS["flemish{per_pass,cap:4}"] = apply_overrides(find("flemish"), {"doubling": "per_pass", "multiplier_cap": 4})
 RULE_SETS["iwwa{one miserie}"] = apply_overrides(find("iwwa"), {"multiple_miserie": False})
 RULE_SETS["solo_whist{ccw}"] = apply_overrides(find("solo_whist"), {"rotation": "counter_clockwise"})
+# house rules (issue 17): every property above holds for them too
+RULE_SETS["iwwa{pooled miserie,troel 9}"] = apply_overrides(
+    find("iwwa"), {"miserie_settlement": "pooled", "troel_target": 9}
+)
+RULE_SETS["belgian{pooled miserie,early end}"] = apply_overrides(
+    find("belgian"), {"miserie_settlement": "pooled", "early_end": True}
+)
 
 LABELS = st.sampled_from(sorted(RULE_SETS))
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

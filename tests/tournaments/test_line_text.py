@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
+import games
 from tournaments.line_text import describe_line
 
 NAMES = ["Ann", "Bob", "Cas", "Dirk"]
@@ -22,6 +23,15 @@ def test_an_abondance_shows_level_trump_declarer_by_seat_and_name_and_tricks():
 def test_a_failed_pair_names_both_declarers():
     line = {"deal": 1, "dealer": 0, "contract": "vraag", "declarers": [1, 3], "tricks": 7}
     assert en(line) == "Vraag en meegaan — seat 2 Bob and seat 4 Dirk — 7 tricks, failed"
+
+
+def test_troel_is_made_or_failed_by_the_target_of_the_rules_it_was_played_under():
+    line = {"deal": 4, "dealer": 0, "contract": "troel", "declarers": [1, 3], "tricks": 8}
+    nine = games.apply_overrides(games.find("flemish"), {"troel_target": 9})
+    with translation.override("en"):
+        assert describe_line(line, NAMES, "wiezen", games.find("flemish")).endswith("8 tricks, made")
+        assert describe_line(line, NAMES, "wiezen", nine).endswith("8 tricks, failed")
+        assert describe_line({**line, "tricks": 9}, NAMES, "wiezen", nine).endswith("9 tricks, made")
 
 
 def test_each_miserie_player_made_or_failed():

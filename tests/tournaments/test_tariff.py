@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 
+import games
 from games.contracts import CONTRACTS, Side, TrumpRule
 from games.presets import PRESETS
 from games.rulesets import Doubling, Game, RuleSet
@@ -82,6 +83,13 @@ def test_a_line_gives_every_trick_count_but_where_play_stops_early() -> None:
     assert most["solo_whist", "miserie"] == most["solo_whist", "open_miserie"] == 1
     assert most["iwwa", "miserie"] == most["solo_whist", "abondance_declaree"] == 13
     assert most["belgian", "kleine_miserie"] == 12
+
+
+def test_a_troel_for_nine_tricks_shows_its_target_and_its_figures() -> None:
+    nine = games.apply_overrides(games.find("flemish"), {"troel_target": 9})
+    row = next(row for row in wiezen_card(nine).rows if row.contract == "troel")
+    assert row.target == 9 and row.made == Pair(4, -4) and row.points(8) == Pair(-6, 6)
+    assert wiezen_card(nine).doublings.troel == 2
 
 
 def test_the_flemish_card_says_what_the_source_says() -> None:

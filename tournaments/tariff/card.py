@@ -137,7 +137,7 @@ def _settle(rules: RuleSet, contract: str, tricks: int, level: int | None) -> Pa
 def _row(rules: RuleSet, contract: str, level: int | None) -> Row:
     compiled = rules.compiled[contract]
     shape = compiled.contract
-    target = level if level is not None else shape.target
+    target = level if level is not None else compiled.target
     assert target is not None
     top = shape.max_tricks
 
@@ -210,7 +210,7 @@ def _a_played_line(rules: RuleSet) -> dict[str, Any]:
     line: dict[str, Any] = {
         "contract": cid,
         "declarers": [0, 1] if shape.side is Side.PAIR else [0],
-        "tricks": level if level is not None else shape.target,
+        "tricks": level if level is not None else rules.compiled[cid].target,
     }
     if level is not None:
         line["level"] = level
@@ -240,7 +240,7 @@ def doublings(rules: RuleSet) -> Doublings:
     troel = None
     troel_after_pass = None
     if "troel" in rules.compiled:
-        troel_line = {"contract": "troel", "declarers": [0, 1], "tricks": 8}
+        troel_line = {"contract": "troel", "declarers": [0, 1], "tricks": rules.troel_target}
         troel = _multiplier(rules, [troel_line])
         troel_after_pass = _multiplier(rules, [passed, troel_line])
     doubling_all = tuple(
