@@ -61,7 +61,13 @@ presets`` lists them with their defaults):
   declarer settles that declarer's amount;
 - ``early_end`` (false): play stops when the result is decided, so a
   miserie line gives 0 or 1 tricks;
-- ``troel_target`` (8): the tricks troel's pair needs, 8 to 12.
+- ``troel_target`` (8): the tricks troel's pair needs, 8 to 12;
+- per contract, in its tariff: ``over_until`` (null: overtricks count up to
+  this many tricks), ``fail_factor`` (1: a failure costs this many times
+  its amount), ``fail_per_from_first`` (false: ``fail_per`` counts every
+  trick off, the first too, so abondance can pay "5 + 1 per trick"), and
+  ``all_tricks`` (null: a fixed amount for every trick, instead of the
+  formula or ``all_tricks_double``).
 
 Full deal records (cards dealt, auction, every card played) are documented
 in ``games.records`` (Wiezen and Solo whist) and ``games.zwicken`` (Zwicken,

@@ -18,7 +18,7 @@ from typing import TextIO
 from games.errors import FieldError, GameError, InvalidLine, InvalidRecord, InvalidSheet, SessionError
 from games.records import check_record, deal_record
 from games.registry import find, listing
-from games.rulesets import HOUSE_OPTIONS, Game, RuleSet
+from games.rulesets import HOUSE_OPTIONS, Game, RuleSet, Tariff
 from games.sessions import sheet_from_lines
 
 
@@ -49,10 +49,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
                 out.write(f"{'':<16} {rules.description}\n")
         out.write("\nhouse rules (a rule set's JSON key, its default, what it does):\n")
         defaults = {f.name: f.default for f in fields(RuleSet)}
+        defaults |= {f"tariffs.*.{f.name}": f.default for f in fields(Tariff)}
         for key, what in HOUSE_OPTIONS:
             default = defaults[key]
             shown = json.dumps(default.value if isinstance(default, Enum) else default)
-            out.write(f"  {key:<20} {shown:<15} {what}\n")
+            out.write(f"  {key:<31} {shown:<14} {what}\n")
         return 0
     if args.command == "play":
         return _play(args, out, err)

@@ -69,10 +69,11 @@ class TieBreak(StrEnum):
 class Tariff:
     """What a contract pays per opponent (or per winner-loser pair).
 
-    Made: ``base + over * overtricks``. Failed by ``u`` tricks:
-    ``fail_base + fail_per * (u - 1)``. ``fail_base`` of ``None`` means the
-    same as ``base``. Abondance pays ``levels[level]`` instead of ``base`` and
-    ``fail_base`` (made or failed).
+    Made: ``base + over * overtricks``, the overtricks counted up to ``over_until`` tricks when set (overtricks
+    beyond it pay nothing more). Failed by ``u`` tricks: ``fail_factor * (fail_base + fail_per * (u - 1))``, or
+    ``fail_per * u`` with ``fail_per_from_first`` (every trick off adds, the first too). ``fail_base`` of ``None``
+    means the same as ``base``. Abondance pays ``levels[level]`` instead of ``base`` and ``fail_base`` (made or
+    failed). ``all_tricks``, when set, is what the side gets for taking every trick, instead of the formula.
     """
 
     base: int = 0
@@ -80,17 +81,23 @@ class Tariff:
     fail_base: int | None = None
     fail_per: int = 0
     levels: tuple[tuple[int, int], ...] = ()
+    over_until: int | None = None
+    fail_factor: int = 1
+    fail_per_from_first: bool = False
+    all_tricks: int | None = None
 
     def made(self, target: int, tricks: int, level: int | None = None) -> int:
         start = self.level_amount(level) if level is not None else self.base
-        return start + self.over * (tricks - target)
+        counted = tricks if self.over_until is None else min(tricks, self.over_until)
+        return start + self.over * max(0, counted - target)
 
     def failed(self, undertricks: int, level: int | None = None) -> int:
         if level is not None:
             start = self.level_amount(level)
         else:
             start = self.base if self.fail_base is None else self.fail_base
-        return start + self.fail_per * (undertricks - 1)
+        extra = undertricks if self.fail_per_from_first else undertricks - 1
+        return self.fail_factor * (start + self.fail_per * extra)
 
     def level_amount(self, level: int) -> int:
         for lvl, amount in self.levels:
@@ -107,6 +114,12 @@ class Tariff:
         }
         if self.levels:
             out["levels"] = {str(lvl): amount for lvl, amount in self.levels}
+        out |= {
+            "over_until": self.over_until,
+            "fail_factor": self.fail_factor,
+            "fail_per_from_first": self.fail_per_from_first,
+            "all_tricks": self.all_tricks,
+        }
         return out
 
 
@@ -260,6 +273,10 @@ HOUSE_OPTIONS: tuple[tuple[str, str], ...] = (
     ),
     ("early_end", "play stops when the result is decided: a miserie line then gives 0 or 1 tricks"),
     ("troel_target", "the tricks troel's pair needs: 8 to 12"),
+    ("tariffs.*.over_until", "overtricks count up to this many tricks (null: all of them)"),
+    ("tariffs.*.fail_factor", "a failure costs this many times its amount: 1 to 10"),
+    ("tariffs.*.fail_per_from_first", "fail_per counts every trick off, the first too (false: after the first)"),
+    ("tariffs.*.all_tricks", "a fixed amount for taking every trick (null: the formula, or all_tricks_double)"),
 )
 
 _OPTIONAL_FIELDS = frozenset(
@@ -295,7 +312,17 @@ class _Mappings(NamedTuple):
 
 
 _EMPTY_MAPPINGS = _Mappings({}, {})
-_TARIFF_KEYS = ("base", "over", "fail_base", "fail_per", "levels")
+_TARIFF_KEYS = (
+    "base",
+    "over",
+    "fail_base",
+    "fail_per",
+    "levels",
+    "over_until",
+    "fail_factor",
+    "fail_per_from_first",
+    "all_tricks",
+)
 # A neutral starting point for from_json of a complete object; every field is then overwritten.
 _REFERENCE_FIELDS: dict[str, Any] = {
     "name": "reference",
@@ -420,8 +447,19 @@ def _tariff(where: str, value: Any, base: Tariff) -> Tariff:
     for k in ("base", "over", "fail_per"):
         if k in obj:
             changes[k] = _amount(f"{where}.{k}", obj[k])
-    if "fail_base" in obj:
-        changes["fail_base"] = None if obj["fail_base"] is None else _amount(f"{where}.fail_base", obj["fail_base"])
+    for k in ("fail_base", "all_tricks"):
+        if k in obj:
+            changes[k] = None if obj[k] is None else _amount(f"{where}.{k}", obj[k])
+    if "over_until" in obj:
+        until = obj["over_until"]
+        changes["over_until"] = None if until is None else _expect(f"{where}.over_until", until, int)
+    if "fail_factor" in obj:
+        factor = _expect(f"{where}.fail_factor", obj["fail_factor"], int)
+        if not 1 <= factor <= 10:
+            raise RuleSetError(f"{where}.fail_factor: a failure costs 1 to 10 times its amount, got {factor}")
+        changes["fail_factor"] = factor
+    if "fail_per_from_first" in obj:
+        changes["fail_per_from_first"] = _expect(f"{where}.fail_per_from_first", obj["fail_per_from_first"], bool)
     if "levels" in obj:
         levels = _expect(f"{where}.levels", obj["levels"], dict)
         pairs: dict[int, int] = dict(base.levels)
@@ -496,6 +534,8 @@ def _problems_of(rules: RuleSet) -> list[str]:
             problems.append(f"tariffs: no tariff for enabled contract {cid!r}")
         elif CONTRACTS[cid].levels and not tariff.levels:
             problems.append(f"tariffs.{cid}: needs an amount per level (levels)")
+    for cid, tariff in rules.tariffs.items():
+        problems.extend(_tariff_problems(rules, cid, tariff))
     if rules.trump.get("troel", TrumpRule.FOURTH_ACE) is not TrumpRule.FOURTH_ACE:
         problems.append("trump.troel: troel is always played in the suit of the fourth ace")
     for cid in rules.all_tricks_double:
@@ -513,6 +553,35 @@ def _problems_of(rules: RuleSet) -> list[str]:
         problems.append(f"penalty: amounts cannot be negative, got {rules.penalty}")
     if sum(rules.dealing) * 4 != 52 and rules.game is not Game.ZWICKEN:
         problems.append(f"dealing: packets {list(rules.dealing)} do not deal 13 cards each")
+    return problems
+
+
+def _tariff_problems(rules: RuleSet, cid: str, tariff: Tariff) -> list[str]:
+    """The tariff options that only some contracts can use, checked against the contract's tricks."""
+    contract = CONTRACTS.get(cid)
+    if contract is None or cid not in rules.ladder:
+        return []
+    targets = (
+        [lvl for lvl, _ in tariff.levels]
+        if contract.levels
+        else [(rules.troel_target if cid == "troel" else contract.target) or 0]
+    )
+    problems = []
+    can_overtrick = not contract.exact and min(targets) < contract.max_tricks
+    if tariff.over_until is not None and not (
+        can_overtrick and min(targets) <= tariff.over_until < contract.max_tricks
+    ):
+        problems.append(
+            f"tariffs.{cid}.over_until: {tariff.over_until} tricks is not between the contract's "
+            f"{min(targets)} and {contract.max_tricks - 1}"
+            if can_overtrick
+            else f"tariffs.{cid}.over_until: {cid} has no overtricks"
+        )
+    if tariff.all_tricks is not None:
+        if not can_overtrick:
+            problems.append(f"tariffs.{cid}.all_tricks: {cid} asks for every trick or none: no bonus for all")
+        elif cid in rules.all_tricks_double:
+            problems.append(f"tariffs.{cid}.all_tricks: a fixed amount or all_tricks_double, not both")
     return problems
 
 

@@ -55,6 +55,8 @@ def contract_amount(compiled: CompiledContract, tricks: int, level: int | None) 
     assert target is not None
     made = tricks == target if contract.exact else tricks >= target
     if made:
+        if tricks == contract.max_tricks and compiled.tariff.all_tricks is not None and target < tricks:
+            return True, compiled.tariff.all_tricks
         return True, compiled.tariff.made(target, tricks, level)
     return False, compiled.tariff.failed(abs(target - tricks), level)
 

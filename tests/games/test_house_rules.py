@@ -109,3 +109,81 @@ def test_the_command_line_lists_the_house_rules_with_their_defaults() -> None:
     listed = {line.split()[0]: line.split()[1] for line in out.getvalue().split("house rules")[1].splitlines()[1:]}
     assert listed["miserie_settlement"] == json.dumps("independent")
     assert listed["troel_target"] == "8" and listed["early_end"] == "false" and listed["multiple_miserie"] == "true"
+    assert listed["tariffs.*.over_until"] == "null" and listed["tariffs.*.fail_factor"] == "1"
+    assert listed["tariffs.*.fail_per_from_first"] == "false" and listed["tariffs.*.all_tricks"] == "null"
+
+
+# -- tariffs: capped overtricks, failures that cost a multiple, every trick off counted, a fixed all-tricks amount
+
+
+def test_overtricks_count_up_to_the_cap() -> None:
+    # iwwa alleen: 2 per opponent, +1 per overtrick; counted up to 8 tricks: 10 tricks pays as 8, 2 + 3 = 5
+    capped = apply_overrides(find("iwwa"), {"tariffs": {"alleen": {"over_until": 8}}})
+    alleen = {"contract": "alleen", "declarers": [2]}
+    assert settled(capped, {**alleen, "tricks": 10}) == (-5, -5, 15, -5)
+    assert settled(find("iwwa"), {**alleen, "tricks": 10}) == (-7, -7, 21, -7)
+    assert settled(capped, {**alleen, "tricks": 7}) == settled(find("iwwa"), {**alleen, "tricks": 7})
+
+
+def test_a_failure_can_cost_a_multiple() -> None:
+    # iwwa vraag failed by one: 6 each; twice that with fail_factor 2
+    double = apply_overrides(find("iwwa"), {"tariffs": {"vraag": {"fail_factor": 2}}})
+    vraag = {"contract": "vraag", "declarers": [1, 3], "tricks": 7}
+    assert settled(find("iwwa"), vraag) == (6, -6, 6, -6)
+    assert settled(double, vraag) == (12, -12, 12, -12)
+
+
+def test_abondance_paid_by_tricks_counts_every_trick_off_when_asked() -> None:
+    # "5 + 1 per trick": abondance 9 pays 5 and 1 per overtrick; failed, 5 and 1 per trick off, the first too
+    by_tricks = apply_overrides(
+        find("iwwa"),
+        {"tariffs": {"abondance": {"levels": {"9": 5}, "over": 1, "fail_per": 1, "fail_per_from_first": True}}},
+    )
+    abondance = {"contract": "abondance", "level": 9, "trump": "S", "declarers": [0]}
+    assert settled(by_tricks, {**abondance, "tricks": 11}) == (21, -7, -7, -7)  # 5 + 2
+    assert settled(by_tricks, {**abondance, "tricks": 7}) == (-21, 7, 7, 7)  # 5 + 2 tricks off
+    counted_after_first = apply_overrides(by_tricks, {"tariffs": {"abondance": {"fail_per_from_first": False}}})
+    assert settled(counted_after_first, {**abondance, "tricks": 7}) == (-18, 6, 6, 6)  # 5 + 1 (the second)
+
+
+def test_all_tricks_can_pay_a_fixed_amount() -> None:
+    # belgian vraag (1, +1 per overtrick, per pair): 13 tricks pays 20 a pair instead of 1 + 5
+    fixed_bonus = apply_overrides(find("belgian"), {"tariffs": {"vraag": {"all_tricks": 20}}})
+    vraag = {"contract": "vraag", "declarers": [0, 2]}
+    assert settled(fixed_bonus, {**vraag, "tricks": 13}) == (40, -40, 40, -40)
+    assert settled(find("belgian"), {**vraag, "tricks": 13}) == (12, -12, 12, -12)
+    assert settled(fixed_bonus, {**vraag, "tricks": 12}) == settled(find("belgian"), {**vraag, "tricks": 12})
+
+
+def test_tariff_options_a_contract_cannot_use_are_all_refused_at_once_in_words() -> None:
+    with pytest.raises(RuleSetError) as refused:
+        apply_overrides(
+            find("flemish"),
+            {
+                "tariffs": {
+                    "miserie": {"over_until": 3, "all_tricks": 9},
+                    "vraag": {"over_until": 5, "all_tricks": 9},  # flemish doubles vraag with all tricks already
+                }
+            },
+        )
+    said = str(refused.value)
+    assert "tariffs.miserie.over_until: miserie has no overtricks" in said
+    assert "tariffs.miserie.all_tricks: miserie asks for every trick or none" in said
+    assert "tariffs.vraag.over_until: 5 tricks is not between the contract's 8 and 12" in said
+    assert "tariffs.vraag.all_tricks: a fixed amount or all_tricks_double, not both" in said
+    with pytest.raises(RuleSetError, match="fail_factor: a failure costs 1 to 10 times"):
+        apply_overrides(find("iwwa"), {"tariffs": {"vraag": {"fail_factor": 0}}})
+    with pytest.raises(RuleSetError, match="fail_per_from_first: expected true or false"):
+        apply_overrides(find("iwwa"), {"tariffs": {"vraag": {"fail_per_from_first": 1}}})
+
+
+def test_tariff_options_are_json_with_their_defaults() -> None:
+    rules = apply_overrides(find("iwwa"), {"tariffs": {"alleen": {"over_until": 8, "fail_factor": 3}}})
+    assert RuleSet.from_json(json.loads(json.dumps(rules.to_json()))) == rules
+    plain = find("iwwa").to_json()["tariffs"]["vraag"]
+    assert {k: plain[k] for k in ("over_until", "fail_factor", "fail_per_from_first", "all_tricks")} == {
+        "over_until": None,
+        "fail_factor": 1,
+        "fail_per_from_first": False,
+        "all_tricks": None,
+    }

@@ -38,6 +38,17 @@ RULE_SETS["solo_whist{ccw}"] = apply_overrides(find("solo_whist"), {"rotation": 
 RULE_SETS["iwwa{pooled miserie,troel 9}"] = apply_overrides(
     find("iwwa"), {"miserie_settlement": "pooled", "troel_target": 9}
 )
+RULE_SETS["iwwa{capped, fail x2, all tricks fixed}"] = apply_overrides(
+    find("iwwa"),
+    {
+        "all_tricks_double": ["troel"],
+        "tariffs": {
+            "alleen": {"over_until": 8, "fail_factor": 2},
+            "vraag": {"all_tricks": 30, "fail_per_from_first": True},
+            "abondance": {"over": 1, "fail_per": 1, "fail_per_from_first": True},
+        },
+    },
+)
 RULE_SETS["belgian{pooled miserie,early end}"] = apply_overrides(
     find("belgian"), {"miserie_settlement": "pooled", "early_end": True}
 )

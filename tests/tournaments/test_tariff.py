@@ -8,6 +8,7 @@ the card does not use, so a tariff the card misreads fails here.
 from __future__ import annotations
 
 import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -30,6 +31,21 @@ from tournaments.models import Competition
 from tournaments.tariff.card import Pair, wiezen_card, zwicken_card
 
 WIEZEN = [rules for rules in PRESETS if rules.game is not Game.ZWICKEN]
+# house rules (issue 17): capped overtricks, a failure costing double, every trick off counted, a fixed amount for
+# all tricks, troel for nine, pooled miserie
+HOUSE = games.apply_overrides(
+    games.find("belgian"),
+    {
+        "name": "house",
+        "troel_target": 9,
+        "miserie_settlement": "pooled",
+        "tariffs": {
+            "vraag": {"over_until": 10, "fail_factor": 2, "all_tricks": 20},
+            "abondance": {"over": 1, "fail_per": 1, "fail_per_from_first": True},
+            "troel": {"over_until": 11},
+        },
+    },
+)
 ZWICKEN = [rules for rules in PRESETS if rules.game is Game.ZWICKEN]
 
 
@@ -59,7 +75,7 @@ def test_every_allowed_contract_and_level_is_on_the_card(rules: RuleSet) -> None
     assert [(row.contract, row.level) for row in card.rows] == expected
 
 
-@pytest.mark.parametrize("rules", WIEZEN, ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [*WIEZEN, HOUSE], ids=lambda r: r.name)
 def test_the_cards_figures_are_what_the_engine_settles_for_every_trick_count(rules: RuleSet) -> None:
     # other seats than the card's own (declarers 1 and 3, or 2), through a whole Sheet: the card is read back
     # for every trick count a line may give, at a table of four and of five
@@ -233,3 +249,19 @@ def test_the_cards_inline_script_and_style_carry_the_policys_nonce(client: Clien
     for tag, nonce in inline:
         assert nonce and f"'nonce-{nonce}'" in policy[f"{tag}-src"], tag
     assert not re.search(r"\son[a-z]+=", html) and not re.search(r'\sstyle="', html)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"), [("nl", "tot 10 slagen"), ("fr", "jusqu'à 10 plis"), ("en", "up to 10 tricks")]
+)
+def test_capped_overtricks_are_said_on_the_card_in_the_readers_language(
+    client: Client, language: str, words: str
+) -> None:
+    competition = _competition("belgian")
+    competition.rule_set.overrides = {"tariffs": {"vraag": {"over_until": 10}}}
+    competition.rule_set.save()
+    client.cookies["django_language"] = language
+    html = client.get(reverse("tariff", args=[competition.slug])).content.decode()
+    over = html.split('data-contract="vraag"')[1].split('class="over">')[1].split("</td>")[0]
+    assert words in unescape(over)

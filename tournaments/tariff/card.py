@@ -72,6 +72,7 @@ class Row:
     under: Pair
     all_tricks: Pair | None
     factor: int  # the contract's own multiplier (troel x2), already in every figure
+    over_until: int | None = None  # overtricks count up to this many tricks (a house rule), None: all of them
 
     @property
     def pair(self) -> bool:
@@ -89,7 +90,8 @@ class Row:
             off = abs(tricks - self.target)
             return self.made if off == 0 else self.failed + self.under.times(off - 1)
         if tricks >= self.target:
-            return self.made + self.over.times(tricks - self.target)
+            counted = tricks if self.over_until is None else min(tricks, self.over_until)
+            return self.made + self.over.times(counted - self.target)
         return self.failed + self.under.times(self.target - tricks - 1)
 
 
@@ -156,8 +158,8 @@ def _row(rules: RuleSet, contract: str, level: int | None) -> Row:
         over = at(target + 1) - made if target + 1 < top else Pair(0, 0)
     under = further - failed
     all_tricks = None
-    if not shape.exact and target < top and compiled.doubles_on_all_tricks:
-        all_tricks = at(top)  # onder tafel: not what the overtricks add up to
+    if not shape.exact and target < top and (compiled.doubles_on_all_tricks or compiled.tariff.all_tricks is not None):
+        all_tricks = at(top)  # onder tafel (doubled, or a fixed amount): not what the overtricks add up to
     elif not shape.exact and target + 1 == top:
         over = at(top) - made  # the only overtrick is the last one: nothing else to read it from
     return Row(
@@ -175,6 +177,7 @@ def _row(rules: RuleSet, contract: str, level: int | None) -> Row:
         under=under,
         all_tricks=all_tricks,
         factor=compiled.factor,
+        over_until=compiled.tariff.over_until,
     )
 
 
