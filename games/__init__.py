@@ -69,6 +69,12 @@ presets`` lists them with their defaults):
   ``all_tricks`` (null: a fixed amount for every trick, instead of the
   formula or ``all_tricks_double``).
 
+``games.examples.worked_examples(rules)`` settles a few deals clubs settle
+differently (a vraag with two overtricks, an alleen one down, two miserie
+players of whom one fails, an all-pass round then a troel), so a house rule
+set can be checked before the evening; ``python -m games examples --rules R``
+prints them (JSON lines).
+
 Full deal records (cards dealt, auction, every card played) are documented
 in ``games.records`` (Wiezen and Solo whist) and ``games.zwicken`` (Zwicken,
 with its own score-sheet line format); ``check_record`` validates one and

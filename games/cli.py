@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from games.errors import FieldError, GameError, InvalidLine, InvalidRecord, InvalidSheet, SessionError
+from games.examples import worked_examples
 from games.records import check_record, deal_record
 from games.registry import find, listing
 from games.rulesets import HOUSE_OPTIONS, Game, RuleSet, Tariff
@@ -35,6 +36,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
     play = commands.add_parser("play", help="validate a full deal record and settle the line it proves")
     play.add_argument("--json-errors", action="store_true", help="print errors as JSON lines")
     play.add_argument("record", help="a deal record (JSON; '-' for standard input)")
+    examples = commands.add_parser("examples", help="print a rule set's worked examples, settled (JSON lines)")
+    examples.add_argument("--rules", required=True, help="a rule set name or a JSON file")
     deal = commands.add_parser("deal", help="print a reproducible dealt record (no bids, no plays)")
     deal.add_argument("--rules", required=True, help="a rule set name or a JSON file")
     deal.add_argument("--seed", type=int, required=True)
@@ -57,6 +60,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
         return 0
     if args.command == "play":
         return _play(args, out, err)
+    if args.command == "examples":
+        try:
+            rules = load_rules(args.rules)
+        except (GameError, OSError) as exc:
+            err.write(f"error: {exc}\n")
+            return 2
+        for example in worked_examples(rules):
+            out.write(json.dumps(example.to_json()) + "\n")
+        return 0
     if args.command == "deal":
         return _deal(args, out, err)
     return _score(args, out, err)
