@@ -67,7 +67,14 @@ presets`` lists them with their defaults):
   its amount), ``fail_per_from_first`` (false: ``fail_per`` counts every
   trick off, the first too, so abondance can pay "5 + 1 per trick"), and
   ``all_tricks`` (null: a fixed amount for every trick, instead of the
-  formula or ``all_tricks_double``).
+  formula or ``all_tricks_double``);
+- per contract, amounts set seat by seat, which need not sum to zero:
+  ``declarer_made`` (each declarer gets it), ``others_made`` (each other
+  player pays it), ``declarer_failed`` (each declarer pays it) and
+  ``others_failed`` (each other player gets it), all four or none; they
+  replace the tariff's other amounts, and miserie players settle alone.
+  ``RuleSet.zero_sum`` says whether every deal still sums to zero; hand-typed
+  ``points`` are then checked against the settlement only.
 
 ``games.examples.worked_examples(rules)`` settles a few deals clubs settle
 differently (a vraag with two overtricks, an alleen one down, two miserie

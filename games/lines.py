@@ -204,7 +204,7 @@ def check_line(
                 trump = _check_trump(line.get("trump"), contract.id, rules.trump_rule(contract.id), errors)
 
     if "points" in line:
-        _check_points_shape(line["points"], players, errors)
+        _check_points_shape(line["points"], players, errors, zero_sum=rules.zero_sum)
     note = line.get("note")
     problem = note_problem(note)
     if problem is not None:
@@ -456,8 +456,8 @@ def _check_trump(value: Any, cid: str, rule: TrumpRule, errors: LineErrors) -> s
     return value
 
 
-def _check_points_shape(value: Any, players: int, errors: LineErrors) -> None:
+def _check_points_shape(value: Any, players: int, errors: LineErrors, *, zero_sum: bool = True) -> None:
     if not isinstance(value, list) or len(value) != players or not all(is_int(p) for p in value):
         errors.add("wrong_type", "points", f"points must be {players} whole numbers, one per seat, got {value!r}")
-    elif sum(value) != 0:
+    elif zero_sum and sum(value) != 0:
         errors.add("points_not_zero_sum", "points", f"points {value} sum to {sum(value)}, not zero", total=sum(value))

@@ -85,6 +85,21 @@ class Tariff:
     fail_factor: int = 1
     fail_per_from_first: bool = False
     all_tricks: int | None = None
+    # A tariff that need not sum to zero (a house rule): made, each declarer gets ``declarer_made`` and each other
+    # player pays ``others_made``; failed, each declarer pays ``declarer_failed`` and each other player gets
+    # ``others_failed``. Set, these four replace every other amount of the tariff; miserie players settle alone.
+    declarer_made: int | None = None
+    others_made: int | None = None
+    declarer_failed: int | None = None
+    others_failed: int | None = None
+
+    @property
+    def split(self) -> tuple[int, int, int, int] | None:
+        """The four amounts of a tariff set seat by seat, or None for one that pays per opponent."""
+        amounts = (self.declarer_made, self.others_made, self.declarer_failed, self.others_failed)
+        if any(a is None for a in amounts):
+            return None
+        return amounts  # type: ignore[return-value]
 
     def made(self, target: int, tricks: int, level: int | None = None) -> int:
         start = self.level_amount(level) if level is not None else self.base
@@ -120,7 +135,12 @@ class Tariff:
             "fail_per_from_first": self.fail_per_from_first,
             "all_tricks": self.all_tricks,
         }
+        if any(a is not None for a in (self.declarer_made, self.others_made, self.declarer_failed, self.others_failed)):
+            out |= {k: getattr(self, k) for k in _SPLIT_KEYS}
         return out
+
+
+_SPLIT_KEYS = ("declarer_made", "others_made", "declarer_failed", "others_failed")
 
 
 def fixed(amount: int) -> Tariff:
@@ -217,6 +237,11 @@ class RuleSet:
             )
         return out
 
+    @cached_property
+    def zero_sum(self) -> bool:
+        """Whether every deal's points sum to zero: not where a tariff is set seat by seat (``Tariff.split``)."""
+        return all(self.tariffs[cid].split is None for cid in self.ladder if cid in self.tariffs)
+
     def enables(self, contract_id: str) -> bool:
         return contract_id in self.compiled or contract_id in ("pass", "penalty")
 
@@ -277,6 +302,10 @@ HOUSE_OPTIONS: tuple[tuple[str, str], ...] = (
     ("tariffs.*.fail_factor", "a failure costs this many times its amount: 1 to 10"),
     ("tariffs.*.fail_per_from_first", "fail_per counts every trick off, the first too (false: after the first)"),
     ("tariffs.*.all_tricks", "a fixed amount for taking every trick (null: the formula, or all_tricks_double)"),
+    (
+        "tariffs.*.declarer_made",
+        "with others_made, declarer_failed, others_failed: amounts set seat by seat, which need not sum to zero",
+    ),
 )
 
 _OPTIONAL_FIELDS = frozenset(
@@ -322,6 +351,7 @@ _TARIFF_KEYS = (
     "fail_factor",
     "fail_per_from_first",
     "all_tricks",
+    *_SPLIT_KEYS,
 )
 # A neutral starting point for from_json of a complete object; every field is then overwritten.
 _REFERENCE_FIELDS: dict[str, Any] = {
@@ -447,7 +477,7 @@ def _tariff(where: str, value: Any, base: Tariff) -> Tariff:
     for k in ("base", "over", "fail_per"):
         if k in obj:
             changes[k] = _amount(f"{where}.{k}", obj[k])
-    for k in ("fail_base", "all_tricks"):
+    for k in ("fail_base", "all_tricks", *_SPLIT_KEYS):
         if k in obj:
             changes[k] = None if obj[k] is None else _amount(f"{where}.{k}", obj[k])
     if "over_until" in obj:
@@ -577,6 +607,11 @@ def _tariff_problems(rules: RuleSet, cid: str, tariff: Tariff) -> list[str]:
             if can_overtrick
             else f"tariffs.{cid}.over_until: {cid} has no overtricks"
         )
+    split = [getattr(tariff, k) for k in _SPLIT_KEYS]
+    if any(a is not None for a in split) and any(a is None for a in split):
+        problems.append(f"tariffs.{cid}: give all four of {', '.join(_SPLIT_KEYS)}, or none")
+    if tariff.split is not None and (tariff.levels or tariff.all_tricks is not None or cid in rules.all_tricks_double):
+        problems.append(f"tariffs.{cid}: amounts set seat by seat replace levels and all-tricks amounts")
     if tariff.all_tricks is not None:
         if not can_overtrick:
             problems.append(f"tariffs.{cid}.all_tricks: {cid} asks for every trick or none: no bonus for all")

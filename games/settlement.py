@@ -1,4 +1,5 @@
-"""Settle a validated score-sheet line: one integer per seat, summing to zero.
+"""Settle a validated score-sheet line: one integer per seat, summing to zero (but where a house rule sets a
+tariff seat by seat: ``Tariff.split``).
 
 RULES.md §3: ``per_player`` pays each winner X and charges each loser X, except
 that a lone player settles with each of three; ``per_pair`` makes every loser
@@ -70,6 +71,27 @@ def multiplier_for(rules: RuleSet, compiled: CompiledContract, pending: int, all
     return m if cap is None or m <= cap else cap
 
 
+def _settle_split(
+    play: Play, compiled: CompiledContract, active: tuple[int, ...], points: list[int], multiplier: int
+) -> Settled:
+    """A tariff set seat by seat (``Tariff.split``): the declarers and the other players each get their own amount,
+    made or failed; miserie players each settle alone. The points need not sum to zero."""
+    declarer_made, others_made, declarer_failed, others_failed = compiled.tariff.split or (0, 0, 0, 0)
+    sides = (
+        [((d,), (t,)) for d, t in zip(play.declarers, play.tricks, strict=True)]
+        if compiled.contract.side is Side.EACH_ALONE
+        else [(play.declarers, play.tricks)]
+    )
+    made_each: list[bool] = []
+    for declarers, tricks in sides:
+        made, _ = contract_amount(compiled, tricks[0], play.level)
+        made_each.append(made)
+        mine, theirs = (declarer_made, -others_made) if made else (-declarer_failed, others_failed)
+        for seat in active:
+            points[seat] += (mine if seat in declarers else theirs) * multiplier
+    return Settled(play.deal, play.contract, tuple(points), multiplier, tuple(made_each))
+
+
 def _pool(points: list[int], results: list[tuple[int, bool, int]], active: tuple[int, ...], multiplier: int) -> None:
     """Pooled miserie (``MiserieSettlement.POOLED``): every loser pays every winner. Those who made it win against
     those who failed; if nobody failed, against the other players; if all failed, the other players win."""
@@ -102,6 +124,8 @@ def settle(rules: RuleSet, play: Play, players: int, pending: int = 1) -> Settle
 
     compiled = rules.compiled[play.contract]
     side = compiled.contract.side
+    if compiled.tariff.split is not None:
+        return _settle_split(play, compiled, active, points, multiplier_for(rules, compiled, pending, False))
     if side is Side.EACH_ALONE:
         multiplier = multiplier_for(rules, compiled, pending, False)
         results = [

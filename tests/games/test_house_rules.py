@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import RuleSet, RuleSetError, Sheet, apply_overrides, find
+from games import InvalidLine, RuleSet, RuleSetError, Sheet, apply_overrides, find
 from games.cli import main
 from games.generate import random_line
 
@@ -187,3 +187,78 @@ def test_tariff_options_are_json_with_their_defaults() -> None:
         "fail_per_from_first": False,
         "all_tricks": None,
     }
+
+
+# -- tariffs set seat by seat, which need not sum to zero -------------------------------------------------------------
+
+# one home scorer: a made grote miserie (open_miserie) pays +36 to the declarer and 0 to the others; a failed kleine
+# miserie costs the declarer 18 and pays each other player 12
+HOME = apply_overrides(
+    find("belgian"),
+    {
+        "tariffs": {
+            "open_miserie": {"declarer_made": 36, "others_made": 0, "declarer_failed": 36, "others_failed": 0},
+            "kleine_miserie": {"declarer_made": 12, "others_made": 4, "declarer_failed": 18, "others_failed": 12},
+        }
+    },
+)
+
+
+def test_a_tariff_set_seat_by_seat_pays_each_seat_its_own_amount() -> None:
+    assert not HOME.zero_sum and find("belgian").zero_sum
+    assert settled(HOME, {"contract": "open_miserie", "declarers": [2], "tricks": [0]}) == (0, 0, 36, 0)
+    assert settled(HOME, {"contract": "kleine_miserie", "declarers": [1], "tricks": [1]}) == (12, -18, 12, 12)
+    assert settled(HOME, {"contract": "kleine_miserie", "declarers": [1], "tricks": [0]}) == (-4, 12, -4, -4)
+    # two players each settle alone: 3 made it, 1 failed
+    assert settled(HOME, {"contract": "kleine_miserie", "declarers": [1, 3], "tricks": [2, 0]}) == (8, -22, 8, 24)
+    # at a table of five the dealer, sitting out, gets nothing
+    assert settled(HOME, {"contract": "open_miserie", "declarers": [2], "tricks": [0]}, players=5) == (0, 0, 36, 0, 0)
+
+
+def test_a_seat_by_seat_tariff_doubles_after_an_all_pass_round() -> None:
+    doubled = apply_overrides(HOME, {"doubling": "next_deal", "after_pass": "next_dealer"})
+    sheet = Sheet(doubled, 4, None)
+    sheet.add({"deal": 1, "dealer": 0, "contract": "pass"})
+    line = {"deal": 2, "dealer": 1, "contract": "open_miserie", "declarers": [2], "tricks": [0]}
+    assert sheet.add(line).points == (0, 0, 72, 0)
+
+
+def test_points_typed_by_hand_need_not_sum_to_zero_where_the_tariff_does_not() -> None:
+    line = {"contract": "open_miserie", "declarers": [2], "tricks": [0], "points": [0, 0, 36, 0]}
+    assert settled(HOME, line) == (0, 0, 36, 0)
+    with pytest.raises(InvalidLine) as refused:
+        settled(HOME, {**line, "points": [0, 0, 35, 0]})
+    assert [e.code for e in refused.value.errors] == ["points_mismatch"]
+    with pytest.raises(InvalidLine) as refused:
+        settled(find("belgian"), {**line, "points": [0, 0, 36, 0]})
+    assert "points_not_zero_sum" in [e.code for e in refused.value.errors]
+
+
+def test_a_seat_by_seat_tariff_is_all_four_amounts_and_nothing_it_replaces() -> None:
+    with pytest.raises(RuleSetError) as refused:
+        apply_overrides(
+            find("flemish"),
+            {
+                "tariffs": {
+                    "miserie": {"declarer_made": 10, "others_made": 0},
+                    "abondance": {"declarer_made": 1, "others_made": 1, "declarer_failed": 1, "others_failed": 1},
+                }
+            },
+        )
+    said = str(refused.value)
+    assert "tariffs.miserie: give all four of declarer_made, others_made, declarer_failed, others_failed" in said
+    assert "tariffs.abondance: amounts set seat by seat replace levels and all-tricks amounts" in said
+    with pytest.raises(RuleSetError, match="amounts cannot be negative"):
+        apply_overrides(find("iwwa"), {"tariffs": {"miserie": {"declarer_made": -3}}})
+    assert RuleSet.from_json(json.loads(json.dumps(HOME.to_json()))) == HOME
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([4, 5]))
+def test_a_rule_set_without_seat_by_seat_tariffs_still_sums_to_zero_beside_one_with(seed: int, players: int) -> None:
+    rng = random.Random(seed)
+    line = random_line(HOME, rng, 1, rng.randrange(players), players, pass_rate=0.1)
+    home, plain = Sheet(HOME, players, None).add(line), Sheet(find("belgian"), players, None).add(line)
+    assert sum(plain.points) == 0 and home.made == plain.made
+    if line["contract"] not in ("open_miserie", "kleine_miserie"):
+        assert home.points == plain.points

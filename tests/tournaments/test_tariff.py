@@ -43,6 +43,9 @@ HOUSE = games.apply_overrides(
             "vraag": {"over_until": 10, "fail_factor": 2, "all_tricks": 20},
             "abondance": {"over": 1, "fail_per": 1, "fail_per_from_first": True},
             "troel": {"over_until": 11},
+            # set seat by seat, not summing to zero
+            "open_miserie": {"declarer_made": 36, "others_made": 0, "declarer_failed": 36, "others_failed": 0},
+            "kleine_miserie": {"declarer_made": 12, "others_made": 4, "declarer_failed": 18, "others_failed": 12},
         },
     },
 )
@@ -265,3 +268,19 @@ def test_capped_overtricks_are_said_on_the_card_in_the_readers_language(
     html = client.get(reverse("tariff", args=[competition.slug])).content.decode()
     over = html.split('data-contract="vraag"')[1].split('class="over">')[1].split("</td>")[0]
     assert words in unescape(over)
+
+
+@pytest.mark.django_db
+def test_the_card_says_how_pooled_miserie_and_seat_by_seat_tariffs_settle(client: Client) -> None:
+    plain = client.get(reverse("tariff", args=[_competition("belgian").slug])).content.decode()
+    assert "add up to zero." in plain and "each one is settled alone" in plain
+    competition = _competition("belgian")
+    competition.rule_set.overrides = {
+        "miserie_settlement": "pooled",
+        "tariffs": {"open_miserie": {"declarer_made": 36, "others_made": 0, "declarer_failed": 36, "others_failed": 0}},
+    }
+    competition.rule_set.save()
+    client.cookies["django_language"] = "nl"
+    html = unescape(client.get(reverse("tariff", args=[competition.slug])).content.decode())
+    assert "wie het haalt, ontvangt van wie het niet haalt" in html
+    assert "hoeven de punten van een spel niet op nul uit te komen" in html
