@@ -31,7 +31,8 @@ One JSON object per deal, in the order the deals were played::
   ``solo_whist``: each bid must exceed the last). Under ``early_end`` (set
   in ``solo_whist``) a miserie stops at its declarer's first trick, so its
   count is 0 or 1 (with several declarers, at least one of them has 0 or 1).
-- ``level``: abondance only, 9..12. ``trump``: ``C``, ``D``, ``H`` or ``S``;
+- ``level``: abondance, 9..12; vraag (9..13) and alleen (6..8) where the
+  rule set plays those higher bids. ``trump``: ``C``, ``D``, ``H`` or ``S``;
   required where the declarer chooses it, forbidden on no-trump contracts,
   optional (for the record) where it is the turned card or the fourth ace.
 - ``offender``: penalty only; the offender pays the rule set's ``penalty``
@@ -68,6 +69,11 @@ presets`` lists them with their defaults):
   trick off, the first too, so abondance can pay "5 + 1 per trick"), and
   ``all_tricks`` (null: a fixed amount for every trick, instead of the
   formula or ``all_tricks_double``);
+- ``tariffs.vraag.levels`` (9..13) and ``tariffs.alleen.levels`` (6..8):
+  the higher bids the rule set plays ("vragen en meegaan" for 10, "alleen"
+  for 6), each with its own amount; a line names the bid in ``level``
+  (none: the ordinary vraag for 8, alleen for 5). Full deal records cannot
+  bid them yet;
 - per contract, amounts set seat by seat, which need not sum to zero:
   ``declarer_made`` (each declarer gets it), ``others_made`` (each other
   player pays it), ``declarer_failed`` (each declarer pays it) and

@@ -46,7 +46,13 @@ class Contract:
     trump: TrumpRule
     exact: bool = False
     max_tricks: int = 13
-    levels: tuple[int, ...] = ()
+    levels: tuple[int, ...] = ()  # the bid names its level (abondance 9..12), always
+    higher: tuple[int, ...] = ()  # trick counts above ``target`` a rule set may let the side bid (its tariff's levels)
+
+    @property
+    def bid_levels(self) -> tuple[int, ...]:
+        """Every level a line of this contract may name: its own levels, or the higher bids a rule set may play."""
+        return self.levels or self.higher
 
     @property
     def is_played(self) -> bool:
@@ -60,8 +66,9 @@ class Contract:
 CONTRACTS: dict[str, Contract] = {
     c.id: c
     for c in (
-        Contract("vraag", Side.PAIR, 8, TrumpRule.TURNED),
-        Contract("alleen", Side.SOLO, 5, TrumpRule.TURNED),
+        # "vragen en meegaan" for 9 to 13 tricks, "alleen" for 6 to 8, where the rule set's tariff gives those levels
+        Contract("vraag", Side.PAIR, 8, TrumpRule.TURNED, higher=(9, 10, 11, 12, 13)),
+        Contract("alleen", Side.SOLO, 5, TrumpRule.TURNED, higher=(6, 7, 8)),
         Contract("piccolo", Side.EACH_ALONE, 1, TrumpRule.NONE, exact=True),
         Contract("abondance", Side.SOLO, None, TrumpRule.CHOSEN, levels=(9, 10, 11, 12)),
         Contract("abondance_troef", Side.SOLO, 9, TrumpRule.TURNED),

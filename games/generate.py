@@ -52,17 +52,23 @@ def random_line(
     contract = CONTRACTS[cid]
     active = [s for s in range(players) if not (players == 5 and s == dealer)]
     line: dict[str, Any] = {"deal": deal, "dealer": dealer, "contract": cid}
+    raised = [lvl for lvl, _ in rules.compiled[cid].tariff.levels] if contract.higher else []
     if contract.side is Side.PAIR:
         line["declarers"] = rng.sample(active, 2)
-        line["tricks"] = _tricks_around(rng, rules.compiled[cid].target or 8, contract.max_tricks)
+        target = rules.compiled[cid].target or 8
+        if raised and rng.random() < 0.3:  # a higher bid of the same contract
+            line["level"] = target = rng.choice(raised)
+        line["tricks"] = _tricks_around(rng, target, contract.max_tricks)
     elif contract.side is Side.SOLO:
         line["declarers"] = [rng.choice(active)]
-        target = contract.target
-        if contract.levels:
+        aim = contract.target
+        if raised and rng.random() < 0.3:
+            line["level"] = aim = rng.choice(raised)
+        elif contract.levels:
             levels = [lvl for lvl, _ in rules.compiled[cid].tariff.levels]
-            line["level"] = target = rng.choice(levels)
-        assert target is not None
-        line["tricks"] = _tricks_around(rng, target, contract.max_tricks)
+            line["level"] = aim = rng.choice(levels)
+        assert aim is not None
+        line["tricks"] = _tricks_around(rng, aim, contract.max_tricks)
     else:  # each alone
         n = 2 if rules.multiple_miserie and rng.random() < 0.08 else 1
         line["declarers"] = rng.sample(active, n)

@@ -183,7 +183,10 @@ def check_line(
     offender: int | None = None
     if contract is not None:
         allowed = _FIELDS_BY_SIDE[contract.side]
-        if contract.levels:
+        raised = (
+            bool(contract.higher) and contract.id in rules.compiled and bool(rules.compiled[contract.id].tariff.levels)
+        )
+        if contract.levels or raised:
             allowed = allowed | {"level"}
         for key in PLAY_FIELDS:
             if key in line and key not in allowed:
@@ -198,7 +201,7 @@ def check_line(
             tricks = _check_tricks(line.get("tricks"), contract.id, side, contract.max_tricks, declarers, errors)
             if tricks and rules.early_end:
                 _check_early_end(tricks, contract.id, contract.target, declarers, rules, errors)
-            if contract.levels:
+            if contract.levels or (raised and line.get("level") is not None):  # no level: the ordinary bid
                 level = _check_level(line.get("level"), contract.id, rules, errors)
             if "trump" in allowed:
                 trump = _check_trump(line.get("trump"), contract.id, rules.trump_rule(contract.id), errors)
@@ -414,14 +417,24 @@ def _check_early_end(
 
 
 def _check_level(value: Any, cid: str, rules: RuleSet, errors: LineErrors) -> int | None:
+    allowed = CONTRACTS[cid].bid_levels
+    least, most = min(allowed), max(allowed)
     if value is None:
-        errors.add("missing_field", "level", f"{cid} names its level (9..12 tricks)", contract=cid)
+        errors.add("missing_field", "level", f"{cid} names its level ({least}..{most} tricks)", contract=cid)
         return None
     if not is_int(value):
         errors.add("wrong_type", "level", f"level must be a whole number, got {value!r}")
         return None
-    if not 9 <= value <= 12:
-        errors.add("level_out_of_range", "level", f"{cid} level {value} is outside 9..12", contract=cid, level=value)
+    if not least <= value <= most:
+        errors.add(
+            "level_out_of_range",
+            "level",
+            f"{cid} level {value} is outside {least}..{most}",
+            contract=cid,
+            level=value,
+            least=least,
+            most=most,
+        )
         return None
     levels = dict(rules.compiled[cid].tariff.levels)
     if value not in levels:

@@ -461,12 +461,12 @@ def _convert(key: str, value: Any, base: RuleSet | _Mappings) -> Any:
         tariffs = dict(base.tariffs)
         for cid, tariff in mapping.items():
             _contract_id(key, cid)
-            tariffs[cid] = _tariff(f"tariffs.{cid}", tariff, tariffs.get(cid, Tariff()))
+            tariffs[cid] = _tariff(f"tariffs.{cid}", tariff, tariffs.get(cid, Tariff()), CONTRACTS[cid].bid_levels)
         return tariffs
     raise RuleSetError(f"{key}: cannot be overridden")  # pragma: no cover - every field is handled above
 
 
-def _tariff(where: str, value: Any, base: Tariff) -> Tariff:
+def _tariff(where: str, value: Any, base: Tariff, allowed_levels: tuple[int, ...] = (9, 10, 11, 12)) -> Tariff:
     if isinstance(value, int) and not isinstance(value, bool):
         return fixed(_amount(where, value))
     obj = _expect(where, value, dict)
@@ -498,8 +498,12 @@ def _tariff(where: str, value: Any, base: Tariff) -> Tariff:
                 lvl = int(lvl_text)
             except (TypeError, ValueError):
                 raise RuleSetError(f"{where}.levels: level {lvl_text!r} is not a number") from None
-            if lvl not in (9, 10, 11, 12):
-                raise RuleSetError(f"{where}.levels: level {lvl} is outside 9..12")
+            if not allowed_levels:
+                raise RuleSetError(f"{where}.levels: this contract is bid at one level only")
+            if lvl not in allowed_levels:
+                raise RuleSetError(
+                    f"{where}.levels: level {lvl} is outside {min(allowed_levels)}..{max(allowed_levels)}"
+                )
             if amount is None:
                 pairs.pop(lvl, None)
             else:
@@ -591,11 +595,8 @@ def _tariff_problems(rules: RuleSet, cid: str, tariff: Tariff) -> list[str]:
     contract = CONTRACTS.get(cid)
     if contract is None or cid not in rules.ladder:
         return []
-    targets = (
-        [lvl for lvl, _ in tariff.levels]
-        if contract.levels
-        else [(rules.troel_target if cid == "troel" else contract.target) or 0]
-    )
+    ordinary = [] if contract.levels else [(rules.troel_target if cid == "troel" else contract.target) or 0]
+    targets = ordinary + [lvl for lvl, _ in tariff.levels]
     problems = []
     can_overtrick = not contract.exact and min(targets) < contract.max_tricks
     if tariff.over_until is not None and not (

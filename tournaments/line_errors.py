@@ -284,7 +284,10 @@ SENTENCES: dict[str, Sentence] = {
         else _("%(contract)s ends once every declarer has taken a trick: one of %(seats)s has 0 or 1 tricks.")
         % {"contract": r.contract(), "seats": r.seats()}
     ),
-    "level_out_of_range": lambda r: _("Level %(level)s does not exist: 9 to 12 tricks.") % {"level": r.value("level")},
+    "level_out_of_range": lambda r: (
+        _("Level %(level)s does not exist: %(least)s to %(most)s tricks.")
+        % {"level": r.value("level"), "least": r.value("least") or 9, "most": r.value("most") or 12}
+    ),
     "level_not_enabled": lambda r: (
         _("%(contract)s at level %(level)s is not played under these rules (levels: %(levels)s).")
         % {"contract": r.contract(), "level": r.value("level"), "levels": r.value("levels")}

@@ -262,3 +262,41 @@ def test_a_rule_set_without_seat_by_seat_tariffs_still_sums_to_zero_beside_one_w
     assert sum(plain.points) == 0 and home.made == plain.made
     if line["contract"] not in ("open_miserie", "kleine_miserie"):
         assert home.points == plain.points
+
+
+# -- vraag and alleen bid for more tricks -------------------------------------------------------------------------
+
+# "vragen en meegaan" for 9 and 10 tricks, "alleen" for 6: each level its own tariff, +1 per overtrick, failed:
+# the level's amount and 1 per further trick off
+RAISED = apply_overrides(
+    find("iwwa"),
+    {"tariffs": {"vraag": {"levels": {"9": 3, "10": 5}}, "alleen": {"levels": {"6": 4}}}},
+)
+
+
+def test_a_higher_vraag_names_its_level_and_pays_its_own_tariff() -> None:
+    vraag = {"contract": "vraag", "declarers": [1, 3]}
+    assert settled(RAISED, {**vraag, "level": 10, "tricks": 11}) == (-6, 6, -6, 6)  # 5 + 1 overtrick
+    assert settled(RAISED, {**vraag, "level": 10, "tricks": 9}) == (5, -5, 5, -5)  # one short of ten: 5
+    assert settled(RAISED, {**vraag, "level": 10, "tricks": 8}) == (7, -7, 7, -7)  # two short: 5 + 2
+    # without a level, the ordinary vraag for 8, as the preset pays it
+    assert settled(RAISED, {**vraag, "tricks": 9}) == settled(find("iwwa"), {**vraag, "tricks": 9})
+    alleen = {"contract": "alleen", "declarers": [0], "level": 6}
+    assert settled(RAISED, {**alleen, "tricks": 6}) == (12, -4, -4, -4)
+    assert settled(RAISED, {**alleen, "tricks": 5}) == (-12, 4, 4, 4)  # an alleen for six with five fails
+
+
+def test_a_level_the_contract_or_the_rule_set_does_not_play_is_refused_in_words() -> None:
+    def codes(rules: RuleSet, line: dict[str, Any]) -> list[str]:
+        with pytest.raises(InvalidLine) as refused:
+            settled(rules, line)
+        return [e.code for e in refused.value.errors]
+
+    vraag = {"contract": "vraag", "declarers": [1, 3], "tricks": 11}
+    assert codes(RAISED, {**vraag, "level": 14}) == ["level_out_of_range"]
+    assert codes(RAISED, {**vraag, "level": 11}) == ["level_not_enabled"]
+    assert codes(find("iwwa"), {**vraag, "level": 10}) == ["unexpected_field"]  # the preset plays vraag for 8 only
+    with pytest.raises(RuleSetError, match=r"tariffs.alleen.levels: level 9 is outside 6..8"):
+        apply_overrides(find("iwwa"), {"tariffs": {"alleen": {"levels": {"9": 4}}}})
+    with pytest.raises(RuleSetError, match=r"tariffs.miserie.levels: this contract is bid at one level only"):
+        apply_overrides(find("iwwa"), {"tariffs": {"miserie": {"levels": {"9": 4}}}})

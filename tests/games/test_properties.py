@@ -49,6 +49,15 @@ RULE_SETS["iwwa{capped, fail x2, all tricks fixed}"] = apply_overrides(
         },
     },
 )
+RULE_SETS["flemish{vraag 9-13, alleen 6-8}"] = apply_overrides(
+    find("flemish"),
+    {
+        "tariffs": {
+            "vraag": {"levels": {"9": 3, "10": 4, "11": 6, "12": 8, "13": 12}},
+            "alleen": {"levels": {"6": 3, "7": 4, "8": 5}},
+        }
+    },
+)
 RULE_SETS["belgian{pooled miserie,early end}"] = apply_overrides(
     find("belgian"), {"miserie_settlement": "pooled", "early_end": True}
 )

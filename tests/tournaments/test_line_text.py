@@ -34,6 +34,15 @@ def test_troel_is_made_or_failed_by_the_target_of_the_rules_it_was_played_under(
         assert describe_line({**line, "tricks": 9}, NAMES, "wiezen", nine).endswith("9 tricks, made")
 
 
+def test_a_higher_vraag_says_its_level_and_is_made_by_it():
+    raised = games.apply_overrides(games.find("iwwa"), {"tariffs": {"vraag": {"levels": {"10": 5}}}})
+    line = {"deal": 1, "dealer": 0, "contract": "vraag", "level": 10, "declarers": [1, 3], "tricks": 9}
+    with translation.override("en"):
+        assert describe_line(line, NAMES, "wiezen", raised) == (
+            "Vraag en meegaan 10 — seat 2 Bob and seat 4 Dirk — 9 tricks, failed"
+        )
+
+
 def test_each_miserie_player_made_or_failed():
     line = {"deal": 3, "dealer": 0, "contract": "miserie", "declarers": [0, 2], "tricks": [0, 1]}
     assert en(line) == "Miserie — seat 1 Ann made (0 tricks), seat 3 Cas failed (1 trick)"

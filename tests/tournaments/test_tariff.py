@@ -43,6 +43,7 @@ HOUSE = games.apply_overrides(
             "vraag": {"over_until": 10, "fail_factor": 2, "all_tricks": 20},
             "abondance": {"over": 1, "fail_per": 1, "fail_per_from_first": True},
             "troel": {"over_until": 11},
+            "alleen": {"levels": {"6": 4, "7": 5}},  # alleen bid for six and seven tricks too
             # set seat by seat, not summing to zero
             "open_miserie": {"declarer_made": 36, "others_made": 0, "declarer_failed": 36, "others_failed": 0},
             "kleine_miserie": {"declarer_made": 12, "others_made": 4, "declarer_failed": 18, "others_failed": 12},

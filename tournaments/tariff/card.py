@@ -182,15 +182,16 @@ def _row(rules: RuleSet, contract: str, level: int | None) -> Row:
 
 
 def wiezen_rows(rules: RuleSet) -> tuple[Row, ...]:
-    """Every contract the rule set allows, low to high, one row per abondance level."""
+    """Every contract the rule set allows, low to high, one row per level (abondance's, and the higher bids of
+    vraag and alleen where the rule set plays them, after the ordinary one)."""
     rows: list[Row] = []
     for cid in rules.ladder:
         compiled = rules.compiled[cid]
-        if compiled.contract.levels:
+        if not compiled.contract.levels:
+            rows.append(_row(rules, cid, None))
+        if compiled.contract.bid_levels:
             for level, _amount in compiled.tariff.levels:
                 rows.append(_row(rules, cid, level))
-        else:
-            rows.append(_row(rules, cid, None))
     return tuple(rows)
 
 
