@@ -1,6 +1,6 @@
 """The organiser's pages, under /manage/: competitions, registrations, rounds and their progress."""
 
-from django.urls import path
+from django.urls import include, path
 
 from tournaments import views_organiser as competitions
 from tournaments import views_organiser_players as players
@@ -12,6 +12,7 @@ ROUND = "c/<slug:slug>/r<int:number>/"
 urlpatterns = [
     path("", competitions.dashboard, name="manage-dashboard"),
     path("new/", competitions.competition_new, name="manage-competition-new"),
+    path("rules/", include("tournaments.rule_editor.urls")),
     path("c/<slug:slug>/", competitions.competition_page, name="manage-competition"),
     path("c/<slug:slug>/edit/", competitions.competition_edit, name="manage-competition-edit"),
     path("c/<slug:slug>/close/", competitions.competition_close, name="manage-competition-close"),

@@ -20,6 +20,7 @@ The API under ``/api/v1/`` has its own matrix; the admin's own pages are the adm
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,9 +30,16 @@ from django.conf import settings
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, seated_competition
+from tests.factories import (
+    ClubFactory,
+    MembershipFactory,
+    PlayerFactory,
+    RuleSetFactory,
+    UserFactory,
+    seated_competition,
+)
 from tests.roles import make_roles
-from tournaments.models import Competition, DealEntry, Player, Round, ScoreSheet
+from tournaments.models import Competition, DealEntry, Player, Round, RuleSet, ScoreSheet
 from tournaments.services.entry import record_deal
 from tournaments.services.rounds import create_round
 
@@ -59,6 +67,7 @@ class World:
     hidden_sheet: ScoreSheet
     registered: Player  # plays in the competition
     users: dict[str, Any]
+    club_rules: RuleSet  # the club's own rule set (the competitions play under a shared one)
 
 
 @pytest.fixture
@@ -86,6 +95,7 @@ def world() -> World:
         draft_sheet=ScoreSheet.objects.get(table__round=draft, table__number=1),
         hidden_sheet=hidden_sheet,
         registered=competition.players.order_by("pk").first(),
+        club_rules=RuleSetFactory(club=club, name="House rules"),
         users={
             "outsider": roles.outsider,
             "player": roles.player,
@@ -130,6 +140,12 @@ def _print(competition: Callable[[World], Competition], number: int = 1) -> Call
 def _manage(name: str, *more: int, hidden: bool = False) -> Callable[[World], str]:
     """A /manage/ address of the public competition (or the hidden one), with the round or player in ``more``."""
     return lambda w: reverse(name, args=[(w.hidden if hidden else w.competition).slug, *more])
+
+
+def _rules_file() -> Any:
+    upload = io.BytesIO(b'{"preset": "iwwa", "name": "Imported rules"}')
+    upload.name = "rules.json"
+    return upload
 
 
 def _swap(w: World) -> dict[str, Any]:
@@ -218,6 +234,30 @@ PAGES: dict[str, Page] = {
     # tournaments/urls_organiser.py (/manage/): rounds 1 (in play) and 2 (a draft) of the public competition
     "manage-dashboard": Page("manage-dashboard", lambda w: reverse("manage-dashboard")),
     "manage-competition-new": Page("manage-competition-new", lambda w: reverse("manage-competition-new")),
+    # tournaments/rule_editor/urls.py (/manage/rules/): the club's own rule set, and the shared one its plays under
+    "manage-rule-sets": Page("manage-rule-sets", lambda w: reverse("manage-rule-sets")),
+    "manage-rule-set-new": Page(
+        "manage-rule-set-new",
+        lambda w: reverse("manage-rule-set-new"),
+        "post",
+        lambda w: {"new-club": w.competition.club_id, "new-preset": "iwwa", "new-name": "Matrix rules"},
+    ),
+    "manage-rule-set-import": Page(
+        "manage-rule-set-import",
+        lambda w: reverse("manage-rule-set-import"),
+        "post",
+        lambda w: {"import-club": w.competition.club_id, "import-file": _rules_file()},
+    ),
+    "manage-rule-set": Page("manage-rule-set", lambda w: reverse("manage-rule-set", args=[w.club_rules.pk])),
+    "manage-rule-set-shared": Page(
+        "manage-rule-set", lambda w: reverse("manage-rule-set", args=[w.competition.rule_set_id])
+    ),
+    "manage-rule-set-preview": Page(
+        "manage-rule-set-preview", lambda w: reverse("manage-rule-set-preview", args=[w.club_rules.pk]), "post"
+    ),
+    "manage-rule-set-export": Page(
+        "manage-rule-set-export", lambda w: reverse("manage-rule-set-export", args=[w.club_rules.pk])
+    ),
     "manage-competition": Page("manage-competition", _manage("manage-competition")),
     "manage-competition-hidden": Page("manage-competition", _manage("manage-competition", hidden=True)),
     "manage-competition-edit": Page("manage-competition-edit", _manage("manage-competition-edit")),
@@ -320,6 +360,7 @@ IDX = "admin index"  # 302 to the admin's index: already logged in as staff
 NO = "forbidden"  # 403
 HID = "hidden"  # 404
 GO = "redirect"  # 302 somewhere else: done (a logout, a language, a saved line, a code remembered)
+BAD = "refused"  # 400: the form refuses what was named (another club's, for one)
 
 EVERYONE = (OK, OK, OK, OK, OK, OK, OK, OK)
 MANAGERS = (HID, HID, HID, HID, OK, HID, OK, OK)  # the competition's organiser, its club's admins, superusers
@@ -367,6 +408,13 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "sheet-entry-with-a-wrong-code":  (NO,      NO,      NO,    NO,     NO,       NO,         NO,        NO),
     "manage-dashboard":               (LOG,     OK,      OK,    LOG,    OK,       OK,         OK,        OK),
     "manage-competition-new":         (LOG,     NO,      NO,    LOG,    NO,       OK,         OK,        OK),
+    "manage-rule-sets":               (LOG,     NO,      NO,    LOG,    NO,       OK,         OK,        OK),
+    "manage-rule-set-new":            (LOG,     NO,      NO,    LOG,    NO,       BAD,        GO,        GO),
+    "manage-rule-set-import":         (LOG,     NO,      NO,    LOG,    NO,       BAD,        GO,        GO),
+    "manage-rule-set":                (LOG,     HID,     HID,   LOG,    HID,      HID,        OK,        OK),
+    "manage-rule-set-shared":         (LOG,     HID,     HID,   LOG,    HID,      HID,        HID,       OK),
+    "manage-rule-set-preview":        (LOG,     HID,     HID,   LOG,    HID,      HID,        OK,        OK),
+    "manage-rule-set-export":         (LOG,     HID,     HID,   LOG,    HID,      HID,        OK,        OK),
     "manage-competition":             MANAGE,
     "manage-competition-hidden":      MANAGE_HIDDEN,
     "manage-competition-edit":        MANAGE,
@@ -450,6 +498,7 @@ def check(response: Any, outcome: str, url: str) -> str | None:
         ADM: lambda: status == 302 and location.startswith(admin_login),
         IDX: lambda: status == 302 and location == reverse("admin:index"),
         GO: lambda: status == 302 and not location.startswith((login, admin_login)),
+        BAD: lambda: status == 400,
     }
     return None if expected[outcome]() else f"expected {outcome}, got {status} {location}"
 

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games.contracts import CONTRACTS, Side
-from games.rulesets import Game
+from games.rulesets import Game, RuleSet
 from tournaments.contract_names import contract_name
 from tournaments.tariff.card import Pair, Row, wiezen_card, zwicken_card
 from tournaments.views import _access
@@ -37,12 +37,9 @@ def _shown(row: Row) -> dict[str, object]:
     }
 
 
-@require_GET
-def tariff(request: HttpRequest, slug: str) -> HttpResponse:
-    seen = _access(request, slug)  # the competition page's own rule: hidden is a 404
-    competition = seen.competition
-    rules = competition.rule_set.engine_rules()
-    context: dict[str, object] = {"competition": competition, "rules": rules}
+def card_context(rules: RuleSet) -> dict[str, object]:
+    """What ``tariff/_card.html`` shows of ``rules``: the card page's and the rule set editor's preview."""
+    context: dict[str, object] = {"rules": rules}
     if rules.game is Game.ZWICKEN:
         context["zwicken"] = zwicken_card(rules)
     else:
@@ -54,4 +51,12 @@ def tariff(request: HttpRequest, slug: str) -> HttpResponse:
         context["troel_name"] = contract_name("troel")
         alone = [cid for cid in rules.ladder if CONTRACTS[cid].side is Side.EACH_ALONE]
         context["miserie_names"] = [contract_name(cid) for cid in alone]
+    return context
+
+
+@require_GET
+def tariff(request: HttpRequest, slug: str) -> HttpResponse:
+    seen = _access(request, slug)  # the competition page's own rule: hidden is a 404
+    competition = seen.competition
+    context = {"competition": competition, **card_context(competition.rule_set.engine_rules())}
     return render(request, "tariff/card.html", context)
