@@ -105,10 +105,6 @@ def offered_contracts(rules: RuleSet) -> list[str]:
     return [*rules.ladder, *(cid for cid in LADDER_ORDER if cid not in rules.ladder)]
 
 
-def level_options(contract: Contract) -> tuple[int, ...]:
-    return contract.bid_levels
-
-
 def has_overtricks(contract: Contract) -> bool:
     return not contract.exact and (contract.target is None or contract.target < contract.max_tricks)
 
@@ -165,18 +161,24 @@ class RulesForm(forms.Form):
         f[f"{cid}-position"] = forms.IntegerField(
             label=labels["position"], min_value=1, max_value=len(LADDER_ORDER), required=False
         )
-        if not contract.levels:
+        # the four figures every sheet has first (made, each trick more, failed, each further trick off), in the
+        # order a person reads a tariff; a contract bid per level (abondance) starts with its levels
+        levels = {
+            f"{cid}-level_{lvl}": _amount(level_label(contract, lvl), required=False) for lvl in contract.bid_levels
+        }
+        if contract.levels:
+            f.update(levels)
+        else:
             f[f"{cid}-base"] = _amount(labels["base"], required=False)
-        for level in level_options(contract):
-            f[f"{cid}-level_{level}"] = _amount(level_label(contract, level), required=False)
         if has_overtricks(contract):
             f[f"{cid}-over"] = _amount(labels["over"], required=False)
-            f[f"{cid}-over_until"] = forms.IntegerField(
-                label=labels["over_until"], required=False, min_value=1, max_value=contract.max_tricks - 1
-            )
         if not contract.levels:
             f[f"{cid}-fail_base"] = _amount(labels["fail_base"], required=False)
         f[f"{cid}-fail_per"] = _amount(labels["fail_per"], required=False)
+        if has_overtricks(contract):
+            f[f"{cid}-over_until"] = forms.IntegerField(
+                label=labels["over_until"], required=False, min_value=1, max_value=contract.max_tricks - 1
+            )
         f[f"{cid}-fail_per_from_first"] = forms.BooleanField(label=labels["fail_per_from_first"], required=False)
         f[f"{cid}-fail_factor"] = forms.IntegerField(
             label=labels["fail_factor"], min_value=1, max_value=10, required=False
@@ -185,6 +187,8 @@ class RulesForm(forms.Form):
             f[f"{cid}-all_tricks"] = _amount(labels["all_tricks"], required=False)
         if may_double_all_tricks(contract):
             f[f"{cid}-all_tricks_double"] = forms.BooleanField(label=labels["all_tricks_double"], required=False)
+        if not contract.levels:
+            f.update(levels)  # the higher bids of vraag and alleen, where the rule set allows them
         for key in SPLIT_KEYS:
             f[f"{cid}-{key}"] = _amount(labels[key], required=False)
 
@@ -300,7 +304,7 @@ class RulesForm(forms.Form):
             return getattr(start, key) if hasattr(start, key) else None
 
         levels = tuple(
-            (level, amount) for level in level_options(contract) if (amount := given(f"level_{level}")) is not None
+            (level, amount) for level in contract.bid_levels if (amount := given(f"level_{level}")) is not None
         )
         return replace(
             start,
