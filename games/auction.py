@@ -1,7 +1,8 @@
 """The auction of a Wiezen or Solo whist deal: bids in turn, each higher on the ladder.
 
-Bids are ``[seat, bid]`` (``[seat, "abondance", level]`` for abondance): ``pass``,
-``meegaan`` (joining an open vraag) or a contract of the rule set's ladder.
+Bids are ``[seat, bid]`` (``[seat, "abondance", level]`` for abondance, and ``[seat, "vraag", 10]`` for a
+higher bid of vraag or alleen where the rule set's tariff has that level): ``pass``, ``meegaan`` (joining an open
+vraag, at its level) or a contract of the rule set's ladder, ranked by ``RuleSet.bid_ranks``.
 The rules the engine applies:
 
 - Troel is announced first, by a holder of three aces; its partner (the
@@ -47,7 +48,7 @@ def run_auction(
     ladder = {cid: i for i, cid in enumerate(rules.ladder)}
     passed: set[int] = set()
     contract, level, side = "pass", None, list[int]()
-    best: tuple[int, int] | None = None
+    best: int | None = None  # the rank of the highest bid (``RuleSet.bid_ranks``)
     last = seats[-1]  # the dealer's seat position: the dealer's left speaks first
     start = 0
 
@@ -77,7 +78,7 @@ def run_auction(
             return fail(
                 "troel_without_three_aces", 0, f"seat {seat + 1} announces troel holding {aces.get(seat, 0)} aces"
             )
-        contract, side, best = "troel", [seat, fourth_ace_holder[seat]], (ladder["troel"], 0)
+        contract, side, best = "troel", [seat, fourth_ace_holder[seat]], rules.bid_ranks[("troel", 0)]
         start = 1
     for i in range(start, len(bids)):
         bid = bids[i]
@@ -93,11 +94,11 @@ def run_auction(
                 if seat != side[0] or name not in ("alleen", "pass"):
                     return fail("bid_out_of_turn", i, f"seat {side[0] + 1}'s vraag found no partner: alleen or pass?")
                 if name == "pass":
-                    contract, side = "pass", []
+                    contract, side, level = "pass", [], None
                     return result(*_extra(bids, i))
                 if "alleen" not in ladder:
                     return fail("bid_not_enabled", i, f"alleen is not played under {rules.name!r}")
-                contract, side = "alleen", [seat]
+                contract, side, level = "alleen", [seat], None  # the ordinary alleen, whatever the vraag asked
                 return result(*_extra(bids, i))
             return fail("bid_after_end", i, f"the auction is over ({contract} by {side or 'nobody'})")
         expected = next_speaker(last)
@@ -117,13 +118,16 @@ def run_auction(
             return fail(code, i, f"{name!r} is not a bid under {rules.name!r} (ladder: {', '.join(rules.ladder)})")
         else:
             spec = CONTRACTS[name]
-            if spec.levels:
-                levels = [lvl for lvl, _ in rules.compiled[name].tariff.levels]
-                if bid_level not in levels:
-                    return fail("level_out_of_range", i, f"{name} needs a level in {levels}, got {bid_level!r}")
-            elif bid_level is not None:
-                return fail("unexpected_field", i, f"{name} takes no level, got {bid_level!r}")
-            key = (ladder[name], bid_level or 0)
+            levels = [lvl for lvl, _ in rules.compiled[name].tariff.levels]
+            if spec.levels and bid_level not in levels:
+                return fail("level_out_of_range", i, f"{name} needs a level in {levels}, got {bid_level!r}")
+            if not spec.levels and bid_level is not None and (not spec.higher or bid_level not in levels):
+                if not levels:
+                    return fail("unexpected_field", i, f"{name} takes no level, got {bid_level!r}")
+                return fail(
+                    "level_out_of_range", i, f"{name} is bid for its own tricks or for {levels}, got {bid_level!r}"
+                )
+            key = rules.bid_ranks[(name, bid_level or 0)]
             if spec.side is Side.EACH_ALONE and rules.multiple_miserie and contract == name and best == key:
                 side.append(seat)  # another player plays the same miserie, settled on his own
             elif best is not None and key <= best:
@@ -136,7 +140,7 @@ def run_auction(
         )
     if contract == "vraag" and len(side) == 1:
         if rules.unaccepted_vraag is UnacceptedVraag.VOID:
-            contract, side = "pass", []  # 003: an unaccepted proposal is a passed deal
+            contract, side, level = "pass", [], None  # 003: an unaccepted proposal is a passed deal
             return result()
         return result(
             FieldError("auction_incomplete", "bids", f"seat {side[0] + 1}'s vraag found no partner: alleen or pass?")

@@ -131,8 +131,9 @@ def random_record(
         "hands": [[str(c) for c in hand] for hand in hands],
     }
     level = None
-    if spec.levels:
-        level = rng.choice([lvl for lvl, _ in rules.compiled[cid].tariff.levels])
+    levels = [lvl for lvl, _ in rules.compiled[cid].tariff.levels] if cid in rules.compiled else []
+    if spec.levels or (spec.higher and levels and rng.random() < 0.3):  # abondance; a raised vraag or alleen
+        level = rng.choice(levels)
     if cid == "troel":
         holder = rng.choice(troel_holders)
         declarers = [holder, troel_partner(hands, holder, seats)]
@@ -141,8 +142,10 @@ def random_record(
         asker_at = rng.randrange(len(seats) - 1)
         partner_at = rng.randrange(asker_at + 1, len(seats))
         declarers = [seats[asker_at], seats[partner_at]]
+        asked: list[Any] = ["vraag"] if level is None else ["vraag", level]
         bids = [
-            [s, "vraag" if k == asker_at else "meegaan" if k == partner_at else "pass"] for k, s in enumerate(seats)
+            [s, *(asked if k == asker_at else ["meegaan"] if k == partner_at else ["pass"])]
+            for k, s in enumerate(seats)
         ]
     else:
         count = 2 if spec.side is Side.EACH_ALONE and rules.multiple_miserie and rng.random() < 0.1 else 1

@@ -141,6 +141,12 @@ class Tariff:
 
 
 _SPLIT_KEYS = ("declarer_made", "others_made", "declarer_failed", "others_failed")
+_RAISING = frozenset(cid for cid, c in CONTRACTS.items() if c.higher and not c.levels)  # vraag and alleen
+
+
+def _raising_left(ladder: tuple[str, ...], cid: str) -> bool:
+    """Whether a contract whose bids may be raised comes after ``cid`` in ``ladder``."""
+    return any(other in _RAISING for other in ladder[ladder.index(cid) + 1 :])
 
 
 def fixed(amount: int) -> Tariff:
@@ -236,6 +242,35 @@ class RuleSet:
                 target=self.troel_target if cid == "troel" else contract.target,
             )
         return out
+
+    @cached_property
+    def bid_ranks(self) -> Mapping[tuple[str, int], int]:
+        """Each bid of the auction and its rank, low to high: ``(contract, level)``, level 0 for a bid without one.
+
+        The ladder gives the order; abondance's levels rank in turn. The higher bids of vraag and alleen (issue 17,
+        option 3: their tariff's levels) rank between the ordinary game and abondance, as Belgian and French
+        clubs bid them: by the tricks they ask, a vraag for N tricks beside an alleen for N - 3, the alleen
+        higher (vraag 9 < alleen 6 < vraag 10 < alleen 7 < ...). Without abondance they follow the last
+        contract they raise.
+        """
+        raised: list[tuple[float, str, int]] = []
+        for cid in self.ladder:
+            contract = CONTRACTS[cid]
+            if contract.higher and not contract.levels:
+                alone = 3.5 if contract.side is Side.SOLO else 0.0  # an alleen for N asks what a vraag for N + 3 does
+                raised.extend((level + alone, cid, level) for level, _ in self.tariffs[cid].levels)
+        order: list[tuple[str, int]] = []
+        for cid in self.ladder:
+            if raised and (cid == "abondance" or (cid not in _RAISING and not _raising_left(self.ladder, cid))):
+                order.extend((c, lvl) for _, c, lvl in sorted(raised))
+                raised = []
+            contract = CONTRACTS[cid]
+            if contract.levels:
+                order.extend((cid, level) for level, _ in self.tariffs[cid].levels)
+            else:
+                order.append((cid, 0))
+        order.extend((c, lvl) for _, c, lvl in sorted(raised))
+        return {bid: rank for rank, bid in enumerate(order)}
 
     @cached_property
     def zero_sum(self) -> bool:

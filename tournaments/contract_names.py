@@ -6,10 +6,13 @@ The engine's contract ids are the Dutch terms; these are their display names, tr
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
 from games.contracts import CONTRACTS, Contract, Side, TrumpRule
+from games.rulesets import RuleSet
 
 NAMES: dict[str, Promise] = {
     "vraag": pgettext_lazy("wiezen contract", "Vraag en meegaan"),
@@ -39,8 +42,19 @@ def contract_name(contract_id: str) -> str:
 OPTIONAL_FIELDS = ("seats", "tricks", "level", "trump", "offender")
 
 
-def needed_fields(contract_id: str) -> list[str]:
+def raised_levels(rules: RuleSet) -> dict[str, tuple[int, ...]]:
+    """The higher bids of vraag and alleen a rule set plays (its tariff's levels), by contract (issue 17)."""
+    out: dict[str, tuple[int, ...]] = {}
+    for cid in rules.ladder:
+        contract, tariff = CONTRACTS.get(cid), rules.tariffs.get(cid)
+        if contract is not None and contract.higher and not contract.levels and tariff is not None and tariff.levels:
+            out[cid] = tuple(level for level, _ in tariff.levels)
+    return out
+
+
+def needed_fields(contract_id: str, raised: Collection[str] = ()) -> list[str]:
     """The entry form's fields a contract uses: the page shows and sends only those, and the form reads only those.
+    ``raised``: the contracts the rule set also bids higher (``raised_levels``), which then take a level.
     A contract the engine does not know keeps them all (the engine then names what is wrong)."""
     contract: Contract | None = CONTRACTS.get(contract_id)
     if contract is None:
@@ -50,7 +64,7 @@ def needed_fields(contract_id: str) -> list[str]:
     if contract.side is Side.NONE:
         return []
     fields = ["seats", "tricks"]
-    if contract.levels:
+    if contract.levels or contract_id in raised:
         fields.append("level")
     if contract.trump is TrumpRule.CHOSEN:
         fields.append("trump")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -55,8 +56,26 @@ class DealLineForm(forms.Form):
     # The version of the deal the form was opened on (0: a new deal): a save over someone else's is refused.
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, **limits.EXPECTED_VERSION.kwargs())
 
-    def __init__(self, *args: Any, seats: list[Seat], ladder: tuple[str, ...], **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        seats: list[Seat],
+        ladder: tuple[str, ...],
+        raised: Mapping[str, tuple[int, ...]] | None = None,
+        **kwargs: Any,
+    ):
         super().__init__(*args, **kwargs)
+        # the higher bids of vraag and alleen the rule set plays (issue 17): the level field then says the tricks bid
+        self.raised = dict(raised or {})
+        if self.raised:
+            levels = sorted({9, 10, 11, 12, *(lvl for lvls in self.raised.values() for lvl in lvls)})
+            level = self.fields["level"]
+            assert isinstance(level, forms.TypedChoiceField)
+            level.choices = [("", "—"), *[(n, str(n)) for n in levels]]
+            level.label = _("Tricks bid (level)")
+            level.help_text = _(
+                "Abondance: its level. Vraag or alleen bid higher: the tricks bid; empty: the usual bid."
+            )
         seat_choices = [(s.position, f"{s.position + 1} · {s.player.name}") for s in seats]
         self.seat_count = len(seats)
         self.fields["dealer"].choices = seat_choices
@@ -77,7 +96,7 @@ class DealLineForm(forms.Form):
         data = super().clean()
         contract = data.get("contract")
         if contract:
-            needs = needed_fields(contract)
+            needs = needed_fields(contract, self.raised)
             for name in OPTIONAL_FIELDS:
                 if name not in needs:
                     self.errors.pop(name, None)

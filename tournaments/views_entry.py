@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from config.untrusted import whole_number
 from games.rulesets import RuleSet
 from tournaments import devices, selectors, selectors_entry
-from tournaments.contract_names import needed_fields
+from tournaments.contract_names import needed_fields, raised_levels
 from tournaments.forms import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
 from tournaments.line_errors import person_message
 from tournaments.line_text import describe_line
@@ -131,7 +131,10 @@ def _rules(access: EntryAccess) -> RuleSet:
 
 def _form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLineForm | ZwickenLineForm:
     rules = _rules(access)
-    return line_form_class(access.competition.game)(data, seats=access.seats, ladder=rules.ladder, **kwargs)
+    form_class = line_form_class(access.competition.game)
+    if form_class is DealLineForm:
+        kwargs["raised"] = raised_levels(rules)
+    return form_class(data, seats=access.seats, ladder=rules.ladder, **kwargs)
 
 
 @_with_device
@@ -258,7 +261,7 @@ def _page(
         "lines": selectors.sheet_lines(sheet, selectors.seat_names(seats)),
         "captain": access.captain,
         "preview": preview,
-        "needs": {c: needed_fields(c) for c, _label in form.fields["contract"].choices}
+        "needs": {c: needed_fields(c, getattr(form, "raised", {})) for c, _label in form.fields["contract"].choices}
         if "contract" in form.fields
         else {},
         "review": _review_state(request, access),

@@ -1115,3 +1115,90 @@ def test_any_json_value_as_a_record_raises_only_game_errors(value: object) -> No
 def test_malformed_lines_are_rejected_not_crashing(line: dict[str, Any]) -> None:
     with pytest.raises(InvalidRecord):
         check_record(troel3(bids=None, line=line, trump="S"))
+
+
+# --- issue 17, option 3: vraag for 9 to 13 tricks and alleen for 6 to 8, bid in the auction -------------------------
+
+RAISED = {
+    "preset": "iwwa",
+    "name": "raised",
+    "tariffs": {"vraag": {"levels": {"9": 4, "10": 6, "13": 20}}, "alleen": {"levels": {"6": 5, "7": 7}}},
+}
+
+
+def test_the_raised_bids_rank_between_the_ordinary_game_and_abondance_by_the_tricks_they_ask() -> None:
+    rules = RuleSet.from_json(RAISED)
+    order = sorted(rules.bid_ranks, key=rules.bid_ranks.__getitem__)
+    assert order[:8] == [
+        ("vraag", 0),
+        ("alleen", 0),
+        ("vraag", 9),
+        ("alleen", 6),  # an alleen for 6 asks what a vraag for 9 does, and is worth more
+        ("vraag", 10),
+        ("alleen", 7),
+        ("vraag", 13),
+        ("abondance", 9),
+    ]
+    assert find("iwwa").bid_ranks == {
+        bid: k for k, bid in enumerate(sorted(find("iwwa").bid_ranks, key=find("iwwa").bid_ranks.__getitem__))
+    }
+
+
+def test_a_raised_vraag_is_bid_joined_and_settled_at_its_level() -> None:
+    # seats 1 and 3 ask for 9 and take 6 tricks (the SCRIPT deal): the level's 4, and 2 per further trick off
+    bids = [[1, "vraag", 9], [2, "pass"], [3, "meegaan"], [0, "pass"]]
+    result = check_record(script(RAISED, bids))
+    assert result.line == {"deal": 1, "dealer": 0, "contract": "vraag", "declarers": [1, 3], "tricks": 6, "level": 9}
+    assert result.settled.points == (8, -8, 8, -8)  # three off: 4 + 2 x (3 - 1) = 8 each way, to the others
+    assert result.settled.made == (False,)
+
+
+def test_a_raised_vraag_taking_every_trick_doubles_as_the_rule_set_says() -> None:
+    bids = [[1, "vraag", 13], [2, "pass"], [3, "pass"], [0, "meegaan"]]
+    result = check_record(suits(RAISED, bids=bids))
+    assert (result.line["level"], result.line["tricks"]) == (13, 13)
+    assert result.settled.points == (40, 40, -40, -40)  # 20 for thirteen, doubled for all tricks under iwwa
+
+
+@pytest.mark.parametrize(
+    ("bids", "code"),
+    [
+        ([[1, "vraag", 9], [2, "alleen"]], "bid_too_low"),  # an ordinary alleen is below a vraag for 9
+        ([[1, "alleen", 6], [2, "vraag", 9]], "bid_too_low"),  # vraag 9 does not outbid alleen 6
+        ([[1, "vraag", 11]], "level_out_of_range"),  # not a level of this rule set's tariff
+        ([[1, "alleen", 9]], "level_out_of_range"),  # alleen is raised to 8 at most
+    ],
+)
+def test_raised_bids_must_outbid_and_be_levels_of_the_tariff(bids: list[list[Any]], code: str) -> None:
+    exc = rejected(script(RAISED, bids))
+    assert code in exc.codes
+
+
+def test_a_raised_vraag_outbids_an_alleen_and_is_outbid_by_abondance() -> None:
+    bids = [[1, "alleen"], [2, "vraag", 10], [3, "pass"], [0, "abondance", 9], [1, "pass"], [2, "pass"]]
+    result = check_record(script(RAISED, bids, trump="H", plays=list(SCRIPT_PLAYS)))
+    assert (result.line["contract"], result.line["level"], result.line["declarers"]) == ("abondance", 9, [0])
+
+
+def test_without_raised_levels_a_vraag_takes_no_level() -> None:
+    only(rejected(script("iwwa", [[1, "vraag", 9]])), "unexpected_field", "bids[0]")
+
+
+def test_an_unaccepted_raised_vraag_goes_alone_at_the_ordinary_alleen() -> None:
+    rules = {**RAISED, "preset": "flemish", "tariffs": {"vraag": {"levels": {"9": 4}}}}
+    bids = [[1, "vraag", 9], [2, "pass"], [3, "pass"], [0, "pass"], [1, "alleen"]]
+    result = check_record(script(rules, bids))
+    assert result.line["contract"] == "alleen" and "level" not in result.line
+
+
+@pytest.mark.parametrize("as_line", [False, True], ids=["bids", "line"])
+def test_random_records_with_raised_bids_settle_like_their_line(as_line: bool) -> None:
+    rules = RuleSet.from_json(RAISED)
+    raised = 0
+    for seed in range(400):
+        cid = ("vraag", "alleen")[seed % 2]
+        record = random_record(rules, random.Random(7_000_000 + seed), 4, contract=cid, as_line=as_line)
+        record["rules"] = RAISED
+        result = check_playout(record, rules, 4)
+        raised += "level" in result.line
+    assert raised > 60, "about three in ten are bid raised"
