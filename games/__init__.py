@@ -72,8 +72,10 @@ presets`` lists them with their defaults):
 - ``tariffs.vraag.levels`` (9..13) and ``tariffs.alleen.levels`` (6..8):
   the higher bids the rule set plays ("vragen en meegaan" for 10, "alleen"
   for 6), each with its own amount; a line names the bid in ``level``
-  (none: the ordinary vraag for 8, alleen for 5). Full deal records cannot
-  bid them yet;
+  (none: the ordinary vraag for 8, alleen for 5). In a full deal record's
+  auction they are bid ``[seat, "vraag", 10]`` and rank between the
+  ordinary game and abondance by the tricks they ask, an alleen for N
+  above a vraag for N + 3 (``RuleSet.bid_ranks``);
 - per contract, amounts set seat by seat, which need not sum to zero:
   ``declarer_made`` (each declarer gets it), ``others_made`` (each other
   player pays it), ``declarer_failed`` (each declarer pays it) and

@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, err: TextI
         defaults |= {f"tariffs.*.{f.name}": f.default for f in fields(Tariff)}
         for key, what in HOUSE_OPTIONS:
             default = defaults[key]
-            shown = json.dumps(default.value if isinstance(default, Enum) else default)
+            shown = "{}" if default == () else json.dumps(default.value if isinstance(default, Enum) else default)
             out.write(f"  {key:<31} {shown:<14} {what}\n")
         return 0
     if args.command == "play":

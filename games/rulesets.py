@@ -333,6 +333,11 @@ HOUSE_OPTIONS: tuple[tuple[str, str], ...] = (
     ),
     ("early_end", "play stops when the result is decided: a miserie line then gives 0 or 1 tricks"),
     ("troel_target", "the tricks troel's pair needs: 8 to 12"),
+    (
+        "tariffs.*.levels",
+        "vraag (9..13) and alleen (6..8): the higher bids the rule set plays, each with its amount, bid between the "
+        "ordinary game and abondance; abondance: its levels (9..12)",
+    ),
     ("tariffs.*.over_until", "overtricks count up to this many tricks (null: all of them)"),
     ("tariffs.*.fail_factor", "a failure costs this many times its amount: 1 to 10"),
     ("tariffs.*.fail_per_from_first", "fail_per counts every trick off, the first too (false: after the first)"),

@@ -111,6 +111,7 @@ def test_the_command_line_lists_the_house_rules_with_their_defaults() -> None:
     assert listed["troel_target"] == "8" and listed["early_end"] == "false" and listed["multiple_miserie"] == "true"
     assert listed["tariffs.*.over_until"] == "null" and listed["tariffs.*.fail_factor"] == "1"
     assert listed["tariffs.*.fail_per_from_first"] == "false" and listed["tariffs.*.all_tricks"] == "null"
+    assert listed["tariffs.*.levels"] == "{}" and listed["tariffs.*.declarer_made"] == "null"
 
 
 # -- tariffs: capped overtricks, failures that cost a multiple, every trick off counted, a fixed all-tricks amount
