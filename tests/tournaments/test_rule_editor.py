@@ -18,6 +18,7 @@ import games
 from games.cli import main as engine_cli
 from games.examples import worked_examples
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, RuleSetFactory, UserFactory
+from tests.games.test_properties import RULE_SETS
 from tournaments.models import Club, RuleSet
 from tournaments.rule_editor.form import RulesForm
 from tournaments.rule_editor.overrides import overrides_for
@@ -88,6 +89,19 @@ def test_every_preset_goes_through_the_form_unchanged(preset: str) -> None:
     assert form.is_valid(), form.errors
     assert form.rules().to_json() | {"name": preset} == rules.to_json()
     assert overrides_for(form.rules(), preset) == {}
+
+
+@pytest.mark.parametrize("label", sorted(RULE_SETS))
+def test_every_rule_set_of_the_properties_goes_through_the_form_and_back_to_its_overrides(label: str) -> None:
+    """The house rule sets the engine's properties run on (pooled miserie, capped tariffs, raised bids, ...) too:
+    the form shows each as it is, and what it stores (the overrides of its preset) makes the same rule set."""
+    rules = RULE_SETS[label]
+    form = RulesForm(rules, posted(RulesForm(rules, initial={"name": label})))
+    assert form.is_valid(), form.errors
+    assert form.rules().to_json() == rules.to_json()
+    preset = label.split("{")[0]
+    stored = games.RuleSet.from_json({"preset": preset, **overrides_for(form.rules(), preset)})
+    assert stored.to_json() | {"name": ""} == rules.to_json() | {"name": ""}
 
 
 def test_the_house_options_of_issue_17_are_set_in_the_form_and_saved_as_overrides(

@@ -281,7 +281,10 @@ class RulesForm(forms.Form):
         for cid in self.contracts:
             if cid in played or cid in tariffs:
                 tariffs[cid] = self._tariff(cid, tariffs.get(cid, Tariff()))
-        doubled = tuple(cid for cid in ladder if data.get(f"{cid}-all_tricks_double"))
+        ticked = [cid for cid in ladder if data.get(f"{cid}-all_tricks_double")]
+        # a contract not played keeps its doubling for when it is played again; the start's order first
+        kept = [cid for cid in self.start.all_tricks_double if cid in ticked or cid not in ladder]
+        doubled = tuple(kept + [cid for cid in ticked if cid not in kept])
         general: dict[str, Any] = {key: data[key] for key in GENERAL_LABELS}
         for key, enum in (
             ("doubling", Doubling),
