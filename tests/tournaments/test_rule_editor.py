@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -63,10 +64,10 @@ def edit_data(rule_set: RuleSet, **changes: Any) -> dict[str, str]:
     return posted(form, **changes)
 
 
-def errors_of(html: str, field: str) -> str:
+def errors_of(page: str, field: str) -> str:
     """The text of the error list rendered beside ``field`` (Django's ``id_<field>_error``), or ''."""
-    found = re.search(rf'<ul class="errorlist" id="id_{re.escape(field)}_error">(.*?)</ul>', html, re.S)
-    return re.sub(r"<[^>]+>", " ", found[1]).strip() if found else ""
+    found = re.search(rf'<ul class="errorlist" id="id_{re.escape(field)}_error">(.*?)</ul>', page, re.S)
+    return unescape(re.sub(r"<[^>]+>", " ", found[1]).strip()) if found else ""
 
 
 @pytest.fixture
@@ -333,6 +334,9 @@ def test_an_exported_rule_set_imported_by_another_club_has_the_same_rules(club: 
         (b'{"name": "x"}', "names no preset"),
         (b'{"preset": "iwwa", "tariffs": {"vraag": {"over_until": 3}}}', "Count tricks more up to a number between"),
         (b'{"preset": "nonsense"}', "unknown rule set"),
+        (b"[" * 100_000 + b"]" * 100_000, "not JSON"),  # nested deeper than the parser goes
+        (b'{"preset": "iwwa", "name": "a\\u0000b"}', "U+0000"),  # PostgreSQL keeps no NUL
+        (b'{"preset": "iwwa", "tariffs": {"vraag": {"base": 100000000000000000000}}}', "0 to 100"),
     ],
 )
 def test_a_file_that_is_not_a_rule_set_is_refused_in_words(club: Club, content: bytes, words: str) -> None:
@@ -344,6 +348,15 @@ def test_a_file_that_is_not_a_rule_set_is_refused_in_words(club: Club, content: 
     assert response.status_code == 400
     assert words in errors_of(response.content.decode(), "import-file")
     assert not RuleSet.objects.filter(club=club).exists()
+
+
+def test_a_file_refused_is_said_in_the_readers_language(club: Club) -> None:
+    upload = io.BytesIO(b"{not json")
+    upload.name = "rules.json"
+    client = client_of(admin_of(club))
+    client.cookies["django_language"] = "fr"
+    response = client.post(reverse("manage-rule-set-import"), {"import-club": club.pk, "import-file": upload})
+    assert errors_of(response.content.decode(), "import-file") == "Ce fichier n'est pas du JSON."
 
 
 def test_a_new_rule_set_starts_from_a_preset_and_a_taken_name_is_refused(club: Club, rule_set: RuleSet) -> None:

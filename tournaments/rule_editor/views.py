@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
 
 import games
@@ -74,9 +75,10 @@ def rule_set_new(request: HttpRequest) -> HttpResponse:
 
 
 IMPORT_WORDS = {
-    "not_json": _("This file is not JSON."),
-    "not_object": _("This file does not hold a rule set (a JSON object)."),
-    "no_preset": _('This file names no preset to start from ("preset").'),
+    "not_json": _lazy("This file is not JSON."),
+    "not_object": _lazy("This file does not hold a rule set (a JSON object)."),
+    "no_preset": _lazy('This file names no preset to start from ("preset").'),
+    "unstorable": _lazy("This file holds characters no text may hold (U+0000 or a lone surrogate)."),
 }
 
 
@@ -95,7 +97,7 @@ def rule_set_import(request: HttpRequest) -> HttpResponse:
                 words = [sentence for _fields, sentence in problems.place(code.removeprefix("rules:"))]
                 form.add_error("file", " ".join(words))
             else:
-                form.add_error("file", IMPORT_WORDS[code])
+                form.add_error("file", str(IMPORT_WORDS[code]))
         else:
             chosen = data["name"] or name
             if not chosen:
@@ -106,7 +108,10 @@ def rule_set_import(request: HttpRequest) -> HttpResponse:
                         club=data["club"], name=chosen, game=rules.game.value, preset=preset, overrides=overrides
                     )
                 except ValidationError as exc:
-                    show_errors(form, exc)
+                    # what the rule set itself is refused for (a figure out of range) is the file's to mend
+                    for field, messages_ in exc.message_dict.items():
+                        for message in messages_:
+                            form.add_error(field if field in ("name", "club") else "file", message)
                 else:
                     messages.success(request, _("Rule set %(name)s read from the file.") % {"name": created.name})
                     return redirect("manage-rule-set", created.pk)
