@@ -15,18 +15,19 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors_organiser as selectors
 from tournaments.forms_organiser import BIGINT, SEATING_NAMES, CompetitionForm, NewRoundForm, ReasonForm, show_errors
 from tournaments.models import Competition, Round
 from tournaments.permissions import can_manage_competition
+from tournaments.rule_editor.selectors import editable_rule_sets
 from tournaments.services.competitions import save_competition
 from tournaments.services.errors import ServiceError
 from tournaments.services.seasons import close_competition, reopen_competition
 
-METHOD_LABELS = {**SEATING_NAMES, "manual": _lazy("The organiser's own tables")}
+METHOD_LABELS = {**SEATING_NAMES, "manual": gettext_lazy("The organiser's own tables")}
 
 
 def managed_competition(request: HttpRequest, slug: str) -> Competition:
@@ -106,7 +107,10 @@ def competition_edit(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Competition %(name)s saved.") % {"name": competition.name})
             return redirect("manage-competition", slug=competition.slug)
-    return render(request, "organiser/competition_form.html", {"form": form, "competition": competition})
+    # the rule set editor, where this user may edit the competition's rule set (its club's administrators)
+    editor = editable_rule_sets(request.user).filter(pk=competition.rule_set_id).exists()
+    context = {"form": form, "competition": competition, "rule_set_editor": editor}
+    return render(request, "organiser/competition_form.html", context)
 
 
 def overview(request: HttpRequest, competition: Competition, **forms: Any) -> HttpResponse:

@@ -419,3 +419,16 @@ def test_a_shared_rule_set_is_edited_by_a_superuser_only(club: Club) -> None:
     assert client_of(admin_of(club)).get(reverse("manage-rule-set", args=[shared.pk])).status_code == 404
     superuser = UserFactory(is_superuser=True, is_staff=True)
     assert client_of(superuser).get(reverse("manage-rule-set", args=[shared.pk])).status_code == 200
+
+
+def test_the_competitions_settings_lead_its_clubs_administrators_to_the_editor(club: Club, rule_set: RuleSet) -> None:
+    from tests.factories import CompetitionFactory
+
+    competition = CompetitionFactory(club=club, rule_set=rule_set)
+    organiser = UserFactory()
+    competition.organisers.add(organiser)
+    url = reverse("manage-competition-edit", args=[competition.slug])
+    page = client_of(admin_of(club)).get(url).content.decode()
+    assert f'href="{reverse("manage-rule-set", args=[rule_set.pk])}"' in page
+    # an organiser who does not administer the club runs the competition, not the club's rule sets
+    assert 'id="rule-set-editor-link"' not in client_of(organiser).get(url).content.decode()

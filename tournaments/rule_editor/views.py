@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 import games
@@ -75,10 +75,10 @@ def rule_set_new(request: HttpRequest) -> HttpResponse:
 
 
 IMPORT_WORDS = {
-    "not_json": _lazy("This file is not JSON."),
-    "not_object": _lazy("This file does not hold a rule set (a JSON object)."),
-    "no_preset": _lazy('This file names no preset to start from ("preset").'),
-    "unstorable": _lazy("This file holds characters no text may hold (U+0000 or a lone surrogate)."),
+    "not_json": gettext_lazy("This file is not JSON."),
+    "not_object": gettext_lazy("This file does not hold a rule set (a JSON object)."),
+    "no_preset": gettext_lazy('This file names no preset to start from ("preset").'),
+    "unstorable": gettext_lazy("This file holds characters no text may hold (U+0000 or a lone surrogate)."),
 }
 
 
