@@ -5,7 +5,9 @@
    ``Sheet.add`` (validate in context + settle). Target: 100,000 lines/s.
    The same again under a house rule set that uses every house-rule option
    (``HOUSE``: pooled miserie, troel for nine, early end, capped overtricks, a
-   failure costing double, every trick off counted, a fixed all-tricks amount).
+   failure costing double, every trick off counted, a fixed all-tricks amount,
+   vraag and alleen bid higher, a tariff set seat by seat that does not sum to
+   zero).
 2. Full deal records: 10,000 random legal Wiezen deals (cards, auction, 52
    plays), timing ``check_record`` (validate every bid and card, derive the
    line, settle). Target: 5,000 records/s.
@@ -37,9 +39,10 @@ HOUSE = {
     "troel_target": 9,
     "early_end": True,
     "tariffs": {
-        "vraag": {"over_until": 11, "fail_factor": 2, "all_tricks": 20},
-        "alleen": {"over": 1, "over_until": 8},
+        "vraag": {"over_until": 11, "fail_factor": 2, "all_tricks": 20, "levels": {"9": 4, "10": 6, "13": 20}},
+        "alleen": {"over": 1, "over_until": 8, "levels": {"6": 4, "7": 6, "8": 8}},
         "abondance": {"over": 1, "fail_per": 1, "fail_per_from_first": True},
+        "kleine_miserie": {"declarer_made": 36, "others_made": 0, "declarer_failed": 18, "others_failed": 12},
     },
 }
 
