@@ -16,7 +16,16 @@ $(STAMP): requirements.txt | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-install: $(STAMP)
+# Pyodide (npm) runs the rules engine in the browser for offline entry (tournaments/offline): node_modules/,
+# served as /static/pyodide/. npm comes with Node.js (Debian: apt-get install npm).
+NODE_STAMP := node_modules/.installed
+
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || { echo "make: npm is needed for Pyodide (Debian: apt-get install npm)" >&2; exit 1; }
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+install: $(STAMP) $(NODE_STAMP)
 
 lint: install
 	$(BIN)/ruff check .

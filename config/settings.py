@@ -296,6 +296,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+# Pyodide (npm, package.json; `make install` runs npm ci) runs the rules engine in the browser for offline entry
+# (tournaments/offline): served as /static/pyodide/. Without it the entry page works online only.
+PYODIDE_DIR = BASE_DIR / "node_modules" / "pyodide"
+STATICFILES_DIRS = [("pyodide", PYODIDE_DIR)] if PYODIDE_DIR.is_dir() else []
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # also creates var/, where SQLite and beat keep their files
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property, wraps
 from typing import Any
 
+from csp.decorators import csp_update
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -24,6 +25,7 @@ from tournaments.forms import DealLineForm, PenaltyForm, ZwickenLineForm, line_f
 from tournaments.line_errors import person_message
 from tournaments.line_text import describe_line
 from tournaments.models import AuditEvent, Competition, DealEntry, Round, ScoreSheet
+from tournaments.offline.spec import ENGINE_CSP, engine_spec
 from tournaments.permissions import can_enter_scores, table_code_opens
 from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected, ServiceError, StaleVersion
@@ -137,6 +139,7 @@ def _form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLineForm 
     return form_class(data, seats=access.seats, ladder=rules.ladder, **kwargs)
 
 
+@csp_update(ENGINE_CSP)
 @_with_device
 def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
     code = request.GET.get("code")
@@ -265,6 +268,7 @@ def _page(
         if "contract" in form.fields
         else {},
         "review": _review_state(request, access),
+        "engine_spec": engine_spec(access, _rules(access)),
         "penalty_form": PenaltyForm(seats=seats) if access.manages else None,
         "penalties": selectors_entry.table_penalties(sheet) if access.manages else [],
     }

@@ -338,6 +338,7 @@ PAGES: dict[str, Page] = {
     ),
     # tournaments/ratings/urls.py: public names only, finalised public rounds only
     "ratings": Page("ratings", lambda w: reverse("ratings")),
+    "offline-engine": Page("offline-engine", lambda w: reverse("offline-engine")),  # the engine's own source
     # config/urls.py
     "admin-index": Page("admin:index", lambda w: reverse("admin:index")),
     "admin-login": Page("admin:login", lambda w: reverse("admin:login")),
@@ -471,6 +472,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "password-change":                (LOG,     OK,      OK,    LOG,    OK,       OK,         OK,        OK),
     "password-change-done":           (LOG,     OK,      OK,    LOG,    OK,       OK,         OK,        OK),
     "set-language":                   (GO,      GO,      GO,    GO,     GO,       GO,         GO,        GO),
+    "offline-engine":                 EVERYONE,
     "api-schema":                     EVERYONE,
     "api-docs":                       EVERYONE,
     "favicon":                        (GO,      GO,      GO,    GO,     GO,       GO,         GO,        GO),
