@@ -24,3 +24,14 @@ def whole_number(text: str | None, *, max_digits: int = 9) -> int | None:
 def storable(text: str) -> bool:
     """Whether the database can store ``text`` as it is."""
     return UNSTORABLE.search(text) is None
+
+
+def storable_json(value: object) -> bool:
+    """Whether PostgreSQL's jsonb takes every string in ``value``, its keys too (JSON's \\u0000 it refuses)."""
+    if isinstance(value, str):
+        return storable(value)
+    if isinstance(value, dict):
+        return all(storable_json(k) and storable_json(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(storable_json(v) for v in value)
+    return True

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from tournaments.views import favicon
+from tournaments.views.public import favicon
 
 # The API docs page loads Swagger UI from this CDN (drf-spectacular's default) and styles itself inline; its own
 # script comes from this site (the split view), so only this page's policy widens, and only by this much.

@@ -38,8 +38,8 @@ from typing import Any
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tournaments import views_entry
 from tournaments.api.views_results import ScoreSheetViewSet
+from tournaments.views import entry as views_entry
 
 ROOT = Path(__file__).resolve().parent.parent
 PG = ["psql", "-h", "127.0.0.1", "-p", "5432", "-U", "postgres", "-q", "-v", "ON_ERROR_STOP=1"]

@@ -93,3 +93,11 @@ def test_the_parsers_refuse_with_a_parse_error(parser: Any, body: bytes, media_t
 def test_the_parsers_pass_everything_else_through() -> None:
     assert _parse(StrictJSONParser(), '{"note": "é😀"}'.encode(), "application/json") == {"note": "é😀"}
     assert _parse(CSVTextParser(), b"deal\n1\n\xed\xa0\x80\n", "text/csv") == "deal\n1\n\ufffd\ufffd\ufffd\n"
+
+
+def test_json_is_storable_only_without_nul_or_lone_surrogates_anywhere_keys_included() -> None:
+    from config.untrusted import storable_json
+
+    assert storable_json({"preset": "iwwa", "tariffs": {"vraag": {"levels": {"9": 4}}}, "list": [1, "a", None]})
+    for bad in ("a\x00b", {"k\x00": 1}, {"k": ["ok", "\ud800"]}, [[["\x00"]]]):
+        assert not storable_json(bad), bad

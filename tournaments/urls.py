@@ -1,7 +1,9 @@
 from django.urls import include, path
 
-from tournaments import views, views_entry, views_print
 from tournaments.tariff import views as tariff_views
+from tournaments.views import entry as views_entry
+from tournaments.views import public as views
+from tournaments.views import round_print as views_print
 
 urlpatterns = [
     path("manage/", include("tournaments.urls_organiser")),

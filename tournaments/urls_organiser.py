@@ -2,10 +2,8 @@
 
 from django.urls import include, path
 
-from tournaments import views_organiser as competitions
-from tournaments import views_organiser_players as players
-from tournaments import views_organiser_rounds as rounds
 from tournaments.display import views_manage as display
+from tournaments.views.manage import competitions, players, rounds
 
 ROUND = "c/<slug:slug>/r<int:number>/"
 

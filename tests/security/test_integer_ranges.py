@@ -36,7 +36,8 @@ from scoring.models import Standing
 from scoring.services import recompute_standings
 from tests.factories import UserFactory, seated_competition
 from tests.security.api_schema import Operation, body_with, integer_places, operations, request_body
-from tournaments import forms, forms_organiser, limits
+from tests.security.page_forms import page_form_classes
+from tournaments import limits
 from tournaments.api.urls import router
 from tournaments.models import CheckIn, Competition, Penalty, Round, ScoreSheet, Seat, Table
 from tournaments.services.entry import record_deal
@@ -490,12 +491,10 @@ def test_an_archive_number_past_its_range_is_refused_naming_the_place(
 
 def _form_number_fields() -> list[tuple[str, Any]]:
     found = []
-    for module in (forms, forms_organiser):
-        for name, cls in vars(module).items():
-            if isinstance(cls, type) and issubclass(cls, django_forms.BaseForm) and cls.__module__ == module.__name__:
-                for field_name, field in cls.base_fields.items():
-                    if isinstance(field, django_forms.IntegerField | django_forms.FloatField):
-                        found.append((f"{name}.{field_name}", field))
+    for cls in page_form_classes():
+        for field_name, field in cls.base_fields.items():
+            if isinstance(field, django_forms.IntegerField | django_forms.FloatField):
+                found.append((f"{cls.__module__}.{cls.__name__}.{field_name}", field))
     return found
 
 
@@ -503,7 +502,9 @@ FORM_NUMBERS = _form_number_fields()
 
 
 def test_the_form_enumeration_finds_the_penalty_form() -> None:
-    assert "PenaltyForm.points" in {name for name, _ in FORM_NUMBERS}
+    names = {name for name, _ in FORM_NUMBERS}
+    assert "tournaments.forms.entry.PenaltyForm.points" in names
+    assert "tournaments.display.forms.StartClockForm.minutes" in names  # a capability's own forms too
 
 
 @pytest.mark.parametrize(("name", "field"), FORM_NUMBERS, ids=[n for n, _ in FORM_NUMBERS])

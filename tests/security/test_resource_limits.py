@@ -576,21 +576,21 @@ def test_a_tie_break_list_repeating_a_key_is_refused(table: Sheet) -> None:
 
 
 def page_form_text_fields() -> list[Any]:
-    import inspect
-
     from django import forms
 
-    from tournaments import forms as entry_forms
-    from tournaments import forms_organiser
+    from tests.security.page_forms import page_form_classes
 
     found = []
-    for module in (entry_forms, forms_organiser):
-        for name, form in inspect.getmembers(module, inspect.isclass):
-            if issubclass(form, forms.BaseForm) and form.__module__ == module.__name__:
-                for field_name, field in form.base_fields.items():
-                    if isinstance(field, forms.CharField):
-                        found.append(pytest.param(field, id=f"{name}.{field_name}"))
+    for form in page_form_classes():
+        for field_name, field in form.base_fields.items():
+            if isinstance(field, forms.CharField):
+                found.append(pytest.param(field, id=f"{form.__module__}.{form.__name__}.{field_name}"))
     return found
+
+
+def test_the_text_fields_found_include_every_capabilitys_forms() -> None:
+    ids = {param.id for param in page_form_text_fields()}
+    assert "tournaments.rule_editor.form.RulesForm.name" in ids and "tournaments.forms.entry.DealLineForm.seats" in ids
 
 
 @pytest.mark.parametrize("field", page_form_text_fields())

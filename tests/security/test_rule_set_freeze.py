@@ -31,7 +31,7 @@ from tests.factories import (
     RuleSetFactory,
     UserFactory,
 )
-from tournaments.forms_organiser import CompetitionForm
+from tournaments.forms.manage import CompetitionForm
 from tournaments.models import Competition, Round, RuleSet, ScoreSheet
 from tournaments.services.competitions import register_players, save_competition, update_competition
 from tournaments.services.entry import record_deal

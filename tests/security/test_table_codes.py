@@ -23,11 +23,11 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
 from tests.factories import seated_competition
-from tournaments import views_entry
 from tournaments.api.views_results import ScoreSheetViewSet
 from tournaments.models import DealEntry, ScoreSheet
 from tournaments.models.sheets import TABLE_CODE_ALPHABET, format_table_code, new_table_code
 from tournaments.services.entry import record_deal
+from tournaments.views import entry as views_entry
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """Garbage posted to the sheet entry page never gives a server error and never stores half a deal (issue 9).
 
-Hypothesis posts the entry form (``tournaments.views_entry.sheet_entry``) of a Wiezen sheet and of a Zwicken sheet
+Hypothesis posts the entry form (``tournaments.views.entry.sheet_entry``) of a Wiezen sheet and of a Zwicken sheet
 with fields spoiled one by one or wholesale: wrong types, huge numbers, unknown choices, several values for one
 field, unknown fields, unicode (NUL, lone surrogates sent as bytes that are not UTF-8, byte order marks), odd
 idempotency keys. Posted by the club administrator or by the table with its code, the page answers either a

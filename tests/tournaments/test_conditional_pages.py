@@ -15,9 +15,10 @@ from django.utils import timezone, translation
 
 from scoring.models import StandingsState
 from tests.tournaments.test_public_pages import ALLEEN_4, World, client_of, computed, quietly, world  # noqa: F401
-from tournaments import conditional, views
+from tournaments import conditional
 from tournaments.models import Competition
 from tournaments.services.entry import record_deal
+from tournaments.views import public as views
 
 pytestmark = pytest.mark.django_db
 
@@ -148,7 +149,7 @@ def test_a_304_costs_no_more_queries_than_a_200(world: World, page: str, htmx: b
 
 def test_a_burst_of_identical_requests_renders_the_standings_once_and_new_standings_anew(world: World) -> None:  # noqa: F811
     url = urls(world)["standings"]
-    with mock.patch("tournaments.views.render", wraps=views.render) as rendering:
+    with mock.patch("tournaments.views.public.render", wraps=views.render) as rendering:
         bodies = [Client().get(url, HTTP_HX_REQUEST="true").content for _ in range(5)]
         assert rendering.call_count == 1
         assert len(set(bodies)) == 1
@@ -167,8 +168,8 @@ def test_polls_that_have_not_seen_the_rounds_render_them_once_between_them(world
     each render the rounds list (and read it) again."""
     url = urls(world)["standings"] + "?rounds_seen=old&statistics_seen=old"
     with (
-        mock.patch("tournaments.views._rounds_context", wraps=views._rounds_context) as rounds,
-        mock.patch("tournaments.views._statistics_context", wraps=views._statistics_context) as statistics,
+        mock.patch("tournaments.views.public._rounds_context", wraps=views._rounds_context) as rounds,
+        mock.patch("tournaments.views.public._statistics_context", wraps=views._statistics_context) as statistics,
     ):
         bodies = {Client().get(url, HTTP_HX_REQUEST="true").content for _ in range(5)}
     assert (rounds.call_count, statistics.call_count) == (1, 1)
@@ -185,7 +186,7 @@ def test_a_process_serves_its_last_renderings_without_the_shared_cache_and_keeps
     kept = "wiezen:rendered:" + first.headers["ETag"].strip('"')
     assert cache.get(kept) is not None
     cache.delete(kept)  # dropped from the shared cache (its memory was full, say)
-    with mock.patch("tournaments.views.render", wraps=views.render) as rendering:
+    with mock.patch("tournaments.views.public.render", wraps=views.render) as rendering:
         again = Client().get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
         assert rendering.call_count == 0 and again.content == first.content
         monkeypatch.setattr(conditional._recent, "size", 2)

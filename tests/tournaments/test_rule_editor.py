@@ -432,3 +432,17 @@ def test_the_competitions_settings_lead_its_clubs_administrators_to_the_editor(c
     assert f'href="{reverse("manage-rule-set", args=[rule_set.pk])}"' in page
     # an organiser who does not administer the club runs the competition, not the club's rule sets
     assert 'id="rule-set-editor-link"' not in client_of(organiser).get(url).content.decode()
+
+
+@pytest.mark.parametrize("preset", [r.name for r in games.listing()])
+def test_every_figure_the_editor_reads_has_a_range(preset: str) -> None:
+    """The editor's fields are made per contract when the form is built, so the security tests' walk over the form
+    classes (``tests/security/page_forms.py``) sees only its name: its figures are checked here."""
+    from django import forms
+
+    form = RulesForm(games.find(preset))
+    numbers = [(name, f) for name, f in form.fields.items() if isinstance(f, forms.IntegerField)]
+    assert len(numbers) >= 7  # Zwicken has seven; a Wiezen rule set dozens
+    for name, field in numbers:
+        assert field.min_value is not None and field.max_value is not None, name
+        assert field.max_value <= 100, name  # the engine's and the database's limit for a rule's number

@@ -1,8 +1,8 @@
 """Check-in pages: the player's phone page, and the organiser's list, seating and poster.
 
 The phone page answers for a competition its viewer may see (a hidden one is a 404, as everywhere); the
-organiser's pages for those who run the competition (``views_organiser.managed_competition``). Every decision is
-``tournaments.checkin.services``'s.
+organiser's pages for those who run the competition (``views.manage.competitions.managed_competition``). Every
+decision is ``tournaments.checkin.services``'s.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from tournaments.checkin import services
 from tournaments.checkin.forms import CodeCheckInForm
 from tournaments.models import Competition, Round
 from tournaments.services.errors import ServiceError
-from tournaments.views_organiser import managed_competition, refused
+from tournaments.views.manage.competitions import managed_competition, refused
 from tournaments.visibility import access
 
 

@@ -19,7 +19,7 @@ from tournaments.conditional import etag, labelled, not_modified
 from tournaments.display import selectors
 from tournaments.display.services import ACTIVE_ANNOUNCEMENTS_MAX
 from tournaments.models import Competition, Round
-from tournaments.views_organiser import known_id
+from tournaments.views.manage.competitions import known_id
 from tournaments.visibility import Access, access
 
 SERVER_TIME = "X-Server-Time"

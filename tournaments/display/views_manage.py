@@ -1,9 +1,10 @@
 """The organiser's controls for the display: the round clock (on the round page) and the announcements (on the
 round and competition pages).
 
-POST only, behind the CSRF check, for those who run the competition (``views_organiser.managed_competition``: a 403
-for others, a 404 when the competition is hidden from them), as the round's other steps. Each control does one
-service step (``tournaments.display.services``, audited there) and comes back to the page with its message.
+POST only, behind the CSRF check, for those who run the competition
+(``views.manage.competitions.managed_competition``: a 403 for others, a 404 when the competition is hidden from
+them), as the round's other steps. Each control does one service step (``tournaments.display.services``, audited
+there) and comes back to the page with its message.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tournaments.display import services
 from tournaments.display.forms import AdjustClockForm, AnnouncementForm, StartClockForm
 from tournaments.models import Announcement, Round
 from tournaments.services.errors import ServiceError
-from tournaments.views_organiser import known_id, managed_competition, managed_round, refused
+from tournaments.views.manage.competitions import known_id, managed_competition, managed_round, refused
 
 
 def _back_to_round(round_: Round) -> HttpResponse:

@@ -1,6 +1,6 @@
 """``/c/<slug>/progression/``: everyone's rank after each round, as a chart of a few lines and a full table.
 
-Shown exactly when the standings are (``tournaments.views._access``, as the season table): a hidden competition
+Shown exactly when the standings are (``tournaments.views.public._access``, as the season table): a hidden competition
 is a 404. A field of 400 stays readable: the chart draws the top ten (or five, twenty, none) and the players
 looked for by name; the table lists everyone, a page at a time.
 """
@@ -25,7 +25,7 @@ from tournaments.progression.selectors import competition_progression, provision
 from tournaments.progression.services import Cell, Line, Progression, chart
 from tournaments.public_names import name_key
 from tournaments.services.privacy import shown_name
-from tournaments.views import _access
+from tournaments.views.public import _access
 
 PAGE_SIZE = 50  # table rows per page
 TOP = 10  # top players drawn unless asked otherwise

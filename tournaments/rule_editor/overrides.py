@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import games
-from config.untrusted import storable
+from config.untrusted import storable_json
 from games.errors import GameError
 from games.registry import find
 from games.rulesets import RuleSet
@@ -55,17 +55,6 @@ def export_json(name: str, preset: str, overrides: dict[str, Any]) -> str:
     return json.dumps({"preset": preset, **overrides, "name": name}, indent=2, ensure_ascii=False) + "\n"
 
 
-def _storable(value: Any) -> bool:
-    """Whether PostgreSQL's jsonb takes every string in ``value``, its keys too (no NUL, no lone surrogate)."""
-    if isinstance(value, str):
-        return storable(value)
-    if isinstance(value, dict):
-        return all(storable(k) and _storable(v) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_storable(v) for v in value)
-    return True
-
-
 class ImportRefused(ValueError):
     """A file the editor cannot read as a rule set; the message says why, in words."""
 
@@ -80,7 +69,7 @@ def read_import(text: str) -> tuple[str | None, str, dict[str, Any], games.RuleS
         data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes
         raise ImportRefused("not_json") from None
-    if not _storable(data):
+    if not storable_json(data):
         raise ImportRefused("unstorable")
     if not isinstance(data, dict):
         raise ImportRefused("not_object")

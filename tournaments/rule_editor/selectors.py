@@ -30,7 +30,7 @@ def clubs_for_rule_sets(user: Any) -> QuerySet[Club]:
 
 def edited_rule_set(user: Any, pk: int) -> RuleSet:
     """Rule set ``pk`` if the user may edit it; a 404 otherwise (ids too large for a column included)."""
-    from tournaments.views_organiser import known_id
+    from tournaments.views.manage.competitions import known_id
 
     found = editable_rule_sets(user).filter(pk=known_id(pk)).first()
     if found is None:

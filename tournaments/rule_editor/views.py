@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 import games
 from games.errors import GameError
-from tournaments.forms_organiser import show_errors
+from tournaments.forms.manage import show_errors
 from tournaments.integrity import rule_set_in_play
 from tournaments.models import RuleSet
 from tournaments.rule_editor import overrides as shared

@@ -1,4 +1,4 @@
-"""The tariff card page: shown exactly when the competition page is (``tournaments.views._access``)."""
+"""The tariff card page: shown exactly when the competition page is (``tournaments.views.public._access``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from games.contracts import CONTRACTS, Side
 from games.rulesets import Game, RuleSet
 from tournaments.contract_names import contract_name
 from tournaments.tariff.card import Pair, Row, wiezen_card, zwicken_card
-from tournaments.views import _access
+from tournaments.views.public import _access
 
 
 def signed(n: int) -> str:

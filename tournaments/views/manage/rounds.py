@@ -19,11 +19,11 @@ from django.views.decorators.http import require_POST
 
 from tournaments import selectors_organiser as selectors
 from tournaments.checkin import services as checkin
-from tournaments.forms_organiser import NewRoundForm, ReasonForm, RedrawForm, SwapForm
+from tournaments.forms.manage import NewRoundForm, ReasonForm, RedrawForm, SwapForm
 from tournaments.models import Round
 from tournaments.services import rounds as lifecycle
 from tournaments.services.errors import ServiceError
-from tournaments.views_organiser import managed_competition, managed_round, overview, refused
+from tournaments.views.manage.competitions import managed_competition, managed_round, overview, refused
 
 LIVE = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.COMPLETE)  # the progress table polls
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import games
-from config.untrusted import UNSTORABLE_MESSAGE, storable
+from config.untrusted import UNSTORABLE_MESSAGE, storable_json
 from games.errors import GameError
 from games.presets import VARIANTS
 from scoring.methods import METHODS
@@ -55,17 +55,6 @@ def show_errors(form: forms.Form, error: ValidationError) -> None:
     for field, messages in error.message_dict.items():
         for message in messages:
             form.add_error(field if field in form.fields else None, message)
-
-
-def _storable_json(value: Any) -> bool:
-    """Whether PostgreSQL's jsonb takes every string in ``value`` (its keys too): JSON's \\u0000 it refuses."""
-    if isinstance(value, str):
-        return storable(value)
-    if isinstance(value, dict):
-        return all(_storable_json(k) and _storable_json(v) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_storable_json(v) for v in value)
-    return True
 
 
 def _comma_list(text: str) -> list[str]:
@@ -225,7 +214,7 @@ class CompetitionForm(forms.Form):
             raise ValidationError(_("Not valid JSON: %(error)s") % {"error": exc}) from exc
         if not isinstance(value, dict):
             raise ValidationError(_("Overrides must be a JSON object."))
-        if not _storable_json(value):
+        if not storable_json(value):
             raise ValidationError(UNSTORABLE_MESSAGE)
         return value
 

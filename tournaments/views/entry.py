@@ -21,7 +21,7 @@ from config.untrusted import whole_number
 from games.rulesets import RuleSet
 from tournaments import devices, selectors, selectors_entry
 from tournaments.contract_names import needed_fields, raised_levels
-from tournaments.forms import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
+from tournaments.forms.entry import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
 from tournaments.line_errors import person_message
 from tournaments.line_text import describe_line
 from tournaments.models import AuditEvent, Competition, DealEntry, Round, ScoreSheet

@@ -1,7 +1,7 @@
 """The organiser's pages under /manage/: the competitions one runs, their settings, closing a season.
 
 Thin views: forms read the input, services do the work (and refuse with a ``ServiceError`` or field errors),
-messages say what happened. Players are in ``views_organiser_players``, rounds in ``views_organiser_rounds``.
+messages say what happened. Players are in ``players``, rounds in ``rounds``.
 Whoever may not run a competition gets a 403, or a 404 when it is not public (its existence is not told).
 """
 
@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors_organiser as selectors
-from tournaments.forms_organiser import BIGINT, SEATING_NAMES, CompetitionForm, NewRoundForm, ReasonForm, show_errors
+from tournaments.forms.manage import BIGINT, SEATING_NAMES, CompetitionForm, NewRoundForm, ReasonForm, show_errors
 from tournaments.models import Competition, Round
 from tournaments.permissions import can_manage_competition
 from tournaments.rule_editor.selectors import editable_rule_sets

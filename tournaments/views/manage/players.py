@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors_organiser as selectors
-from tournaments.forms_organiser import (
+from tournaments.forms.manage import (
     PlayerImportForm,
     RegisterForm,
     SearchForm,
@@ -33,7 +33,7 @@ from tournaments.services.competitions import PlayerImportRejected, add_walk_in,
 from tournaments.services.errors import ServiceError
 from tournaments.services.privacy import full_name
 from tournaments.services.rounds import withdraw_player
-from tournaments.views_organiser import known_id, managed_competition, posted, refused
+from tournaments.views.manage.competitions import known_id, managed_competition, posted, refused
 
 
 def _back(competition: Competition, query: str = "") -> HttpResponse:
