@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext
 
 import games
@@ -30,6 +31,7 @@ from tournaments.models import (
     Seat,
     Table,
 )
+from tournaments.offline.contact import last_contacts
 from tournaments.permissions import admin_club_ids
 from tournaments.services.privacy import full_name, public_name
 
@@ -123,6 +125,8 @@ class TableProgress:
     state_label: str
     last_change: datetime | None
     errors: list[str]  # stored lines the rule set no longer accepts
+    last_contact: datetime | None = None  # a device with the table's code last reached the server (offline.contact)
+    quiet_minutes: int = 0  # still entering, and not heard from for this long (0: recently, or done)
 
 
 @dataclass(frozen=True)
@@ -139,6 +143,9 @@ class Progress:
         """Everyone in the round, with their table (None: a bye)."""
         seated = [(pid, name, t.table.number) for t in self.tables for pid, name in t.players]
         return sorted([*seated, *((pid, name, None) for pid, name in self.byes)], key=lambda p: p[1].lower())
+
+
+QUIET_AFTER_MINUTES = 2  # a table typing a deal is heard from every minute or so: longer is worth a look
 
 
 def round_progress(round_: Round) -> Progress:
@@ -164,9 +171,13 @@ def round_progress(round_: Round) -> Progress:
         broken_rules = ""
     except GameError as exc:
         rules, broken_rules = None, str(exc)
+    contacts = last_contacts(table.sheet.pk for table in tables)
+    now = timezone.now()
     rows = []
     for table in tables:
         sheet = table.sheet
+        contact = contacts.get(sheet.pk)
+        quiet = int((now - contact).total_seconds() // 60) if contact and sheet.state == State.DRAFT else 0
         sheet_lines = lines.get(sheet.pk, [])
         names = [full_name(s.player) for s in table.seats.all()]  # by position (the prefetch orders them)
         errors = [broken_rules] if rules is None else _line_errors(rules, sheet_lines, table.size, competition, names)
@@ -180,6 +191,8 @@ def round_progress(round_: Round) -> Progress:
                 state_label=sheet.get_state_display(),
                 last_change=max(changed) if changed else None,
                 errors=errors,
+                last_contact=contact,
+                quiet_minutes=quiet if quiet >= QUIET_AFTER_MINUTES else 0,
             )
         )
     done = {State.ENTERED, State.CONFIRMED, State.FINAL}

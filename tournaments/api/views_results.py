@@ -30,6 +30,7 @@ from tournaments.api.serializers import (
 )
 from tournaments.api.views_setup import Base
 from tournaments.models import DealEntry, Round, ScoreSheet
+from tournaments.offline import contact
 from tournaments.services.entry import record_deal
 from tournaments.services.errors import EntryRejected, StaleVersion
 from tournaments.services.transfer import (
@@ -99,6 +100,7 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
         sheet = get_object_or_404(sheets.exclude(table__round__status=Round.Status.DRAFT), pk=self.kwargs["pk"])
         if not rules.table_code_opens(sheet, code):
             raise Http404
+        contact.note(sheet.pk)
         return sheet
 
     def _writable(self, request: Request, pk: str | None, *, slim: bool = False) -> ScoreSheet:
@@ -116,6 +118,8 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
         sheet = get_object_or_404(sheets, pk=pk)
         if not rules.can_enter_sheet(request.user, sheet, code):
             raise PermissionDenied("Only the competition's organisers, or the table with its code, enter this sheet.")
+        if code and rules.table_code_opens(sheet, code):
+            contact.note(sheet.pk)
         return sheet
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:

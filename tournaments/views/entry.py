@@ -25,6 +25,7 @@ from tournaments.forms.entry import DealLineForm, PenaltyForm, ZwickenLineForm, 
 from tournaments.line_errors import person_message
 from tournaments.line_text import describe_line
 from tournaments.models import AuditEvent, Competition, DealEntry, Round, ScoreSheet
+from tournaments.offline import contact
 from tournaments.offline.spec import ENGINE_CSP, engine_spec
 from tournaments.permissions import can_enter_scores, table_code_opens
 from tournaments.services.entry import engine_sheet, record_deal
@@ -90,6 +91,9 @@ def _entry_access(request: HttpRequest, slug: str, round_number: int, table_numb
     """The sheet if this request may enter it; else a redirect to log in, or a 404/403 raised."""
     sheet = _find_sheet(slug, round_number, table_number)
     captain = sheet is not None and holds_table_code(request, sheet)
+    if captain:
+        assert sheet is not None
+        contact.note(sheet.pk)  # the organiser's progress table shows when each table was last heard from
     if not captain and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())  # whether or not there is such a sheet
     if sheet is None:
