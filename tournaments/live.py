@@ -30,7 +30,7 @@ from django.utils.dateparse import parse_datetime
 from scoring.models import StandingsState, Statistics
 from tournaments.conditional import NAMES_VERSION
 from tournaments.models import Competition, Round
-from tournaments.selectors import SETTLED, provisional_players
+from tournaments.selectors.public import SETTLED, provisional_players
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -27,7 +27,7 @@ from scoring.explanations import for_people
 from scoring.models import Standing, StandingsState
 from tournaments.conditional import names_version_for
 from tournaments.models import Competition
-from tournaments.selectors import standing_rows
+from tournaments.selectors.public import standing_rows
 from tournaments.services.privacy import shown_name
 
 logger = logging.getLogger(__name__)

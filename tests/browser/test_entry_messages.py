@@ -23,7 +23,7 @@ from tests.browser.conftest import (
 )
 from tests.factories import seated_competition
 from tournaments.models import ScoreSheet
-from tournaments.selectors import shown_seats
+from tournaments.selectors.public import shown_seats
 from tournaments.services.entry import record_deal
 
 TAB, ENTER = "Tab", "Enter"

@@ -38,7 +38,7 @@ from scoring.models import JobState, Standing, StandingsState
 from tests.e2e.conftest import RedisServer, Worker, broker, celery_worker, redis_worker_env, wait_for
 from tests.factories import seated_competition
 from tournaments.models import Competition, DealEntry, ScoreSheet
-from tournaments.selectors import competition_standings
+from tournaments.selectors.public import competition_standings
 from tournaments.services.entry import record_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the tests with processes are also marked real_worker

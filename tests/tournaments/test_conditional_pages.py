@@ -253,7 +253,7 @@ def test_a_body_with_a_secret_in_it_is_never_compressed() -> None:
 def test_the_polled_competition_reads_what_the_orm_reads(world: World) -> None:  # noqa: F811
     """The poll's hand-written query (tournaments/live.py) and the ORM agree, on SQLite and on PostgreSQL."""
     from tournaments import live
-    from tournaments.selectors import standings_state
+    from tournaments.selectors.public import standings_state
 
     polled = live.read_polled_competition(world.competition.slug)
     orm = live.with_live_columns(Competition.objects.all()).get(pk=world.competition.pk)

@@ -15,7 +15,7 @@ from tests.factories import seated_competition
 from tests.roles import make_roles
 from tournaments.models import ScoreSheet
 from tournaments.offline import contact
-from tournaments.selectors_organiser import round_progress
+from tournaments.selectors.manage import round_progress
 from tournaments.services.entry import record_deal
 
 pytestmark = pytest.mark.django_db

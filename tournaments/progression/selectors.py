@@ -21,7 +21,7 @@ from scoring.selectors import competition_penalty_records, competition_sessions
 from tournaments.conditional import names_version
 from tournaments.models import Competition, Player, Round, SeatResult
 from tournaments.progression.services import Column, Progression, progression
-from tournaments.selectors import SETTLED
+from tournaments.selectors.public import SETTLED
 from tournaments.services.privacy import shown_name
 
 logger = logging.getLogger(__name__)

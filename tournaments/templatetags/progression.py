@@ -10,7 +10,7 @@ from typing import Any
 from django import template
 
 from tournaments.progression.player import played_competitions
-from tournaments.selectors import PlayerPage
+from tournaments.selectors.public import PlayerPage
 
 register = template.Library()
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from config.untrusted import whole_number
 from games.rulesets import RuleSet
-from tournaments import devices, selectors, selectors_entry
+from tournaments import devices
 from tournaments.contract_names import needed_fields, raised_levels
 from tournaments.forms.entry import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
 from tournaments.line_errors import person_message
@@ -28,6 +28,8 @@ from tournaments.models import AuditEvent, Competition, DealEntry, Round, ScoreS
 from tournaments.offline import contact
 from tournaments.offline.spec import ENGINE_CSP, engine_spec
 from tournaments.permissions import can_enter_scores, table_code_opens
+from tournaments.selectors import entry as selectors_entry
+from tournaments.selectors import public as selectors
 from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected, ServiceError, StaleVersion
 from tournaments.services.penalties import give_penalty

@@ -19,9 +19,11 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from scoring.explanations import shown_value
-from tournaments import conditional, live, selectors, selectors_entry
+from tournaments import conditional, live
 from tournaments.models import Club, Competition, Player, Round, ScoreSheet
 from tournaments.permissions import visible_competitions
+from tournaments.selectors import entry as selectors_entry
+from tournaments.selectors import public as selectors
 from tournaments.services.privacy import sees_full_name
 from tournaments.standings_table import standings_table
 from tournaments.visibility import Access, access, results_visible_to

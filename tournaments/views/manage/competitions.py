@@ -18,11 +18,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments import selectors_organiser as selectors
 from tournaments.forms.manage import BIGINT, SEATING_NAMES, CompetitionForm, NewRoundForm, ReasonForm, show_errors
 from tournaments.models import Competition, Round
 from tournaments.permissions import can_manage_competition
 from tournaments.rule_editor.selectors import editable_rule_sets
+from tournaments.selectors import manage as selectors
 from tournaments.services.competitions import save_competition
 from tournaments.services.errors import ServiceError
 from tournaments.services.seasons import close_competition, reopen_competition

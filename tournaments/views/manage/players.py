@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tournaments import selectors_organiser as selectors
 from tournaments.forms.manage import (
     PlayerImportForm,
     RegisterForm,
@@ -29,6 +28,7 @@ from tournaments.forms.manage import (
     show_errors,
 )
 from tournaments.models import Competition, Player, Registration
+from tournaments.selectors import manage as selectors
 from tournaments.services.competitions import PlayerImportRejected, add_walk_in, import_players_csv, register_players
 from tournaments.services.errors import ServiceError
 from tournaments.services.privacy import full_name

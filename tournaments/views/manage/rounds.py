@@ -17,10 +17,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import selectors_organiser as selectors
 from tournaments.checkin import services as checkin
 from tournaments.forms.manage import NewRoundForm, ReasonForm, RedrawForm, SwapForm
 from tournaments.models import Round
+from tournaments.selectors import manage as selectors
 from tournaments.services import rounds as lifecycle
 from tournaments.services.errors import ServiceError
 from tournaments.views.manage.competitions import managed_competition, managed_round, overview, refused
