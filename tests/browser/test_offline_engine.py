@@ -8,13 +8,13 @@ import random
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.errors import InvalidSheet
 from games.generate import random_session
 from games.sessions import sheet_from_lines
-from tests.browser.conftest import DESKTOP, PHONE, assert_no_csp_violations, script_errors
+from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, assert_no_csp_violations, script_errors
 from tests.browser.test_entry_flow import open_with_code
 from tests.factories import seated_competition
 from tournaments.models import DealEntry, ScoreSheet
@@ -87,5 +87,29 @@ def test_a_plain_visit_loads_none_of_the_engine(browser: Browser, live_server: L
         page.reload()
         page.wait_for_load_state("networkidle")
         assert not [url for url in requested if "pyodide" in url or "engine.zip" in url]
+    finally:
+        page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_entry_page_says_when_the_connection_is_gone_and_back_in_the_players_language(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    sheet = sheet_with_lines("iwwa")
+    page = open_with_code(browser, live_server, sheet, PHONE)
+    try:
+        page.context.add_cookies([{"name": "django_language", "value": "nl", "url": live_server.url}])
+        page.reload()
+        status = page.locator("#connection")
+        expect(status).to_have_text("Online: elk spel wordt bewaard als je op Enter drukt.")
+        page.context.set_offline(True)
+        expect(status).to_have_attribute("data-state", "offline")
+        expect(status).to_contain_text("Offline: de verbinding is weg.")
+        assert_accessible(page, "entry page, offline")
+        page.context.set_offline(False)
+        expect(status).to_have_attribute("data-state", "online")
+        expect(status).to_have_text("Online: elk spel wordt bewaard als je op Enter drukt.")
+        assert_no_csp_violations(page)
+        assert script_errors(page) == []
     finally:
         page.context.close()
