@@ -91,3 +91,25 @@ def test_a_table_still_entering_and_not_heard_from_is_said_to_be_quiet_in_the_or
     sheet.refresh_from_db()
     assert sheet.state != ScoreSheet.State.DRAFT
     assert progress_rows(sheet)[1].quiet_minutes == 0
+
+
+def test_an_unreachable_cache_costs_the_contacts_and_nothing_else(sheet: ScoreSheet) -> None:
+    """Redis down (tests/e2e/test_faults.py does it for real): a table's line is still saved through the API with
+    its code, and the progress table still shows, without contacts."""
+    from unittest import mock
+
+    from redis.exceptions import ConnectionError as RedisDown
+
+    broken = mock.patch.multiple(
+        contact.cache, get=mock.Mock(side_effect=RedisDown("down")), get_many=mock.Mock(side_effect=RedisDown("down"))
+    )
+    with broken:
+        response = Client().post(
+            reverse("sheet-add-line", args=[sheet.pk]),
+            {"deal": 1, "dealer": 0, "contract": "pass"},
+            content_type="application/json",
+            HTTP_X_TABLE_CODE=sheet.captain_code,
+            HTTP_IDEMPOTENCY_KEY="contact-down",
+        )
+        assert response.status_code == 201, response.content
+        assert progress_rows(sheet)[1].last_contact is None
