@@ -6,6 +6,7 @@ Celery tasks run eagerly in-process, a local-memory cache.
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -300,6 +301,7 @@ STATIC_ROOT = VAR_DIR / "static"
 # (tournaments/offline): served as /static/pyodide/. Without it the entry page works online only.
 PYODIDE_DIR = BASE_DIR / "node_modules" / "pyodide"
 STATICFILES_DIRS = [("pyodide", PYODIDE_DIR)] if PYODIDE_DIR.is_dir() else []
+PYODIDE_VERSION = json.loads((PYODIDE_DIR / "package.json").read_text())["version"] if STATICFILES_DIRS else None
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # also creates var/, where SQLite and beat keep their files
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

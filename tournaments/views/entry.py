@@ -27,10 +27,11 @@ from tournaments.line_text import describe_line
 from tournaments.models import AuditEvent, Competition, DealEntry, Round, ScoreSheet
 from tournaments.offline import contact
 from tournaments.offline.spec import ENGINE_CSP, engine_spec
+from tournaments.offline.words import offline_words
 from tournaments.permissions import can_enter_scores, table_code_opens
 from tournaments.selectors import entry as selectors_entry
 from tournaments.selectors import public as selectors
-from tournaments.services.entry import engine_sheet, record_deal
+from tournaments.services.entry import EntryResult, engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected, ServiceError, StaleVersion
 from tournaments.services.penalties import give_penalty
 from tournaments.services.preview import DealPreview, preview_deal
@@ -88,8 +89,18 @@ class EntryAccess:
         """The sheet's seats, players named as this visitor may see them (read once a request)."""
         return selectors.shown_seats(self.sheet, full_names=self.manages)
 
+    @cached_property
+    def rules(self) -> RuleSet:
+        """The competition's rule set, parsed once a request (the form, the lines' words and the engine's spec)."""
+        return self.competition.rule_set.engine_rules()
 
-def _entry_access(request: HttpRequest, slug: str, round_number: int, table_number: int) -> EntryAccess | HttpResponse:
+    @cached_property
+    def names(self) -> list[str]:
+        """The players' names by engine position (seat number minus one), as this visitor may see them."""
+        return selectors.seat_names(self.seats)
+
+
+def entry_access(request: HttpRequest, slug: str, round_number: int, table_number: int) -> EntryAccess | HttpResponse:
     """The sheet if this request may enter it; else a redirect to log in, or a 404/403 raised."""
     sheet = _find_sheet(slug, round_number, table_number)
     captain = sheet is not None and holds_table_code(request, sheet)
@@ -118,7 +129,7 @@ def _entered_in(request: HttpRequest) -> str:
     return devices.device_of(request).mark
 
 
-def _with_device(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def with_device(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """The answer hands the browser its device token (a cookie) when the view gave it one."""
 
     @wraps(view)
@@ -128,17 +139,8 @@ def _with_device(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
     return wrapped
 
 
-def _names(access: EntryAccess) -> list[str]:
-    """The players' names by engine position (seat number minus one), as this visitor may see them."""
-    return selectors.seat_names(access.seats)
-
-
-def _rules(access: EntryAccess) -> RuleSet:
-    return access.competition.rule_set.engine_rules()
-
-
-def _form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLineForm | ZwickenLineForm:
-    rules = _rules(access)
+def entry_form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLineForm | ZwickenLineForm:
+    rules = access.rules
     form_class = line_form_class(access.competition.game)
     if form_class is DealLineForm:
         kwargs["raised"] = raised_levels(rules)
@@ -146,61 +148,71 @@ def _form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLineForm 
 
 
 @csp_update(ENGINE_CSP)
-@_with_device
+@with_device
 def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
     code = request.GET.get("code")
     if code is not None:
         return _open_with_code(request, slug, round_number, table_number, code)
-    access = _entry_access(request, slug, round_number, table_number)
+    access = entry_access(request, slug, round_number, table_number)
     if isinstance(access, HttpResponse):
         return access
     sheet = access.sheet
     form_class = line_form_class(access.competition.game)
     preview = None
     if request.method == "POST":
-        form = _form(access, request.POST)
+        form = entry_form(access, request.POST)
         if form.is_valid():
             try:
-                result = record_deal(
-                    sheet,
-                    form.to_line(),
-                    by=request.user if request.user.is_authenticated else None,
-                    idempotency_key=form.cleaned_data["idempotency_key"] or None,
-                    expected_version=form.cleaned_data.get("version"),
-                    entered_in=_entered_in(request),
-                )
+                result = save_line(request, access, form)
             except StaleVersion as exc:
                 # someone else saved this deal meanwhile: nothing of ours is stored; show theirs and let the user
                 # decide (saving again now replaces their version, knowingly)
                 data = request.POST.copy()
                 if exc.current is not None:
                     data["version"] = str(exc.current.version)
-                form = _form(access, data)
+                form = entry_form(access, data)
                 form.is_valid()
-                form.add_error(None, _stale_message(exc, access))
+                form.add_error(None, stale_message(exc, access))
             except EntryRejected as exc:
                 for error in exc.errors:
-                    form.add_error(form.engine_field(error.field), person_message(error, _names(access)))
+                    form.add_error(form.engine_field(error.field), person_message(error, access.names))
             else:
                 entry = result.entry
-                names = _names(access)
                 messages.success(
                     request,
                     _("Deal %(deal)s saved: %(line)s; points %(points)s")
                     % {
                         "deal": entry.deal_number,
-                        "line": describe_line(entry.line, names, access.competition.game, _rules(access)),
-                        "points": points_text(entry.points, names),
+                        "line": line_words(access, entry.line),
+                        "points": points_text(entry.points, access.names),
                     },
                 )
                 return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
     else:
         initial = _entry_initial(sheet, form_class, whole_number(request.GET.get("deal")))
-        form = _form(access, initial=initial)
+        form = entry_form(access, initial=initial)
         if initial.get("version"):  # a correction opens on the stored line: show its points as they are
             stored = sheet.entries.get(is_current=True, deal_number=initial["deal"])
             preview = preview_deal(sheet, stored.line)
     return render(request, "sheet_entry.html", _page(request, access, form, preview))
+
+
+def save_line(request: HttpRequest, access: EntryAccess, form: DealLineForm | ZwickenLineForm) -> EntryResult:
+    """Store the valid ``form``'s line as this visitor (``record_deal``'s refusals are raised): the page's save,
+    and a line the page kept while offline (``tournaments.offline.sync``)."""
+    return record_deal(
+        access.sheet,
+        form.to_line(),
+        by=request.user if request.user.is_authenticated else None,
+        idempotency_key=form.cleaned_data["idempotency_key"] or None,
+        expected_version=form.cleaned_data.get("version"),
+        entered_in=_entered_in(request),
+    )
+
+
+def line_words(access: EntryAccess, line: Any) -> str:
+    """A line as the table reads it, names as this visitor may see them."""
+    return describe_line(line, access.names, access.competition.game, access.rules)
 
 
 def points_text(points: list[int], names: list[str]) -> str:
@@ -232,10 +244,10 @@ def _correcting(access: EntryAccess, form: DealLineForm | ZwickenLineForm) -> Co
     entry = DealEntry.objects.filter(sheet=access.sheet, is_current=True, deal_number=deal).first()
     if entry is None:
         return None
-    names = _names(access)
+    names = access.names
     return Correcting(
         deal,
-        describe_line(entry.line, names, access.competition.game, _rules(access)),
+        describe_line(entry.line, names, access.competition.game, access.rules),
         points_text(entry.points, names),
     )
 
@@ -258,6 +270,7 @@ def _page(
     # A complete sheet offers corrections and confirmation, never a deal beyond the session; a refused save still
     # shows what was typed, with why.
     complete = _complete(sheet)
+    lines = selectors.sheet_lines(sheet, access.names)
     return {
         "correcting": correcting,
         "complete": complete,
@@ -267,31 +280,32 @@ def _page(
         "sheet": sheet,
         "seats": seats,
         "form": form,
-        "lines": selectors.sheet_lines(sheet, selectors.seat_names(seats)),
+        "lines": lines,
         "captain": access.captain,
         "preview": preview,
         "needs": {c: needed_fields(c, getattr(form, "raised", {})) for c, _label in form.fields["contract"].choices}
         if "contract" in form.fields
         else {},
         "review": _review_state(request, access),
-        "engine_spec": engine_spec(access, _rules(access)),
+        "engine_spec": engine_spec(access, [line.entry for line in lines], type(form).initial_from_line),
+        "offline_words": offline_words(),
         "penalty_form": PenaltyForm(seats=seats) if access.manages else None,
         "penalties": selectors_entry.table_penalties(sheet) if access.manages else [],
     }
 
 
 @require_POST
-@_with_device
+@with_device
 def entry_preview(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
     """The line as typed so far, settled by the engine but not stored: points, totals, errors, later changes."""
-    access = _entry_access(request, slug, round_number, table_number)
+    access = entry_access(request, slug, round_number, table_number)
     if isinstance(access, HttpResponse):
         return access
-    form = _form(access, request.POST)
+    form = entry_form(access, request.POST)
     if form.is_valid():
         preview = preview_deal(access.sheet, form.to_line())
         for error in preview.errors:
-            form.add_error(form.engine_field(error.field), person_message(error, _names(access)))
+            form.add_error(form.engine_field(error.field), person_message(error, access.names))
     else:
         preview = DealPreview(None)
     # only what the preview shows: not the sheet's lines, reviews or penalties, which a keystroke does not change
@@ -303,7 +317,7 @@ def entry_preview(request: HttpRequest, slug: str, round_number: int, table_numb
 @require_POST
 def penalise(request: HttpRequest, slug: str, round_number: int, table_number: int) -> HttpResponse:
     """A penalty for one of the table's players, with a reason: for those who run the competition."""
-    access = _entry_access(request, slug, round_number, table_number)
+    access = entry_access(request, slug, round_number, table_number)
     if isinstance(access, HttpResponse):
         return access
     if not access.manages:
@@ -368,10 +382,10 @@ def _review_state(request: HttpRequest, access: EntryAccess) -> ReviewState:
 
 
 @require_POST
-@_with_device
+@with_device
 def review_sheet(request: HttpRequest, slug: str, round_number: int, table_number: int, verdict: str) -> HttpResponse:
     """Confirm (``verdict`` "confirm") or reject with a reason ("reject") the sheet, as its second pair of eyes."""
-    access = _entry_access(request, slug, round_number, table_number)
+    access = entry_access(request, slug, round_number, table_number)
     if isinstance(access, HttpResponse):
         return access
     by = request.user if request.user.is_authenticated else None
@@ -401,7 +415,7 @@ def _entry_initial(sheet: ScoreSheet, form_class: EntryForm, deal: int | None) -
     return {**initial, "idempotency_key": uuid.uuid4().hex}
 
 
-def _stale_message(exc: StaleVersion, access: EntryAccess) -> str:
+def stale_message(exc: StaleVersion, access: EntryAccess) -> str:
     current = exc.current
     if current is None:
         return _("This deal changed while you were typing. Nothing was saved; check the sheet and enter it again.")
@@ -411,6 +425,6 @@ def _stale_message(exc: StaleVersion, access: EntryAccess) -> str:
     ) % {
         "deal": current.deal_number,
         "version": current.version,
-        "line": describe_line(current.line, _names(access), access.competition.game, _rules(access)),
-        "points": points_text(current.points, _names(access)),
+        "line": line_words(access, current.line),
+        "points": points_text(current.points, access.names),
     }

@@ -29,7 +29,8 @@ def settle_sheet(request_text):
             results.append({"errors": [{"code": "invalid", "field": "", "message": str(exc)}]})
             break
         results.append({"points": list(settled.points), "multiplier": settled.multiplier})
-    return json.dumps(results)
+    after = {"next_deal": getattr(sheet, "next_deal", None), "dealer": getattr(sheet, "expected_dealer", None)}
+    return json.dumps({"results": results, **after})
 
 
 settle_sheet
@@ -54,15 +55,26 @@ async function load() {
     version: pyodide.version,
     // Settle ``lines`` (the engine's line objects, in order) on this page's sheet: one result per line.
     settle(lines) {
+      return this.sheet(lines).results;
+    },
+    // The same, with what the sheet expects next: { results, next_deal, dealer } (dealer: an engine position).
+    sheet(lines) {
       const { rules, players, deals } = spec();
       return JSON.parse(settleSheet(JSON.stringify({ rules, players, deals, lines })));
     },
   };
 }
 
+// Pyodide may neither start nor fail when a file of it breaks off (the Wi-Fi going as it loads): give up after a
+// while, so that a later call tries again.
+const GIVE_UP_MS = 20000;
+
 export function engine() {
   if (!loading) {
-    loading = load().catch((error) => {
+    const late = new Promise((_, reject) => {
+      setTimeout(() => reject(new Error("the engine did not start in time")), GIVE_UP_MS);
+    });
+    loading = Promise.race([load(), late]).catch((error) => {
       loading = null; // a later call tries again (the files may not have reached the browser yet)
       throw error;
     });

@@ -1,0 +1,141 @@
+"""Issue 18: a table keeps entering when the café's Wi-Fi drops, and nothing is lost or stored twice.
+
+The table types by keyboard as on any evening; the browser is taken offline with ``context.set_offline``. Deals
+saved meanwhile are kept on the device (IndexedDB) with their points as the engine in the browser settles them,
+survive a reload offline (the service worker keeps the page), and reach the server once, in order, when the
+connection returns. A deal someone else changed meanwhile is shown beside the table's, for the table to choose.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+import games
+from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, assert_no_csp_violations, script_errors, shoot
+from tests.browser.test_entry_flow import DEALS, meant_lines, open_with_code
+from tests.factories import seated_competition
+from tournaments.models import DealEntry, ScoreSheet
+from tournaments.services.entry import record_deal
+
+SERVER_DEALS = 4  # on the sheet before the Wi-Fi goes
+OFFLINE_DEALS = 6  # typed while it is gone
+ENGINE_READY_MS = 60_000  # Pyodide starts on the first deal kept: seconds, more on a slow machine
+TYPE_AHEAD_MS = 1_100  # Chromium's list type-ahead joins letters typed within a second
+
+
+def sheet_with_deals(count: int) -> ScoreSheet:
+    competition = seated_competition(players=4)
+    sheet = ScoreSheet.objects.get(table__round__competition=competition, table__number=1)
+    for line in meant_lines()[:count]:
+        record_deal(sheet, line, by=None)
+    return sheet
+
+
+def worker_keeps_the_page(page: Page) -> None:
+    """The service worker controls the page and has kept it (and the engine's files) for a reload offline."""
+    page.wait_for_function(
+        """async () => navigator.serviceWorker.controller !== null
+            && !!(await caches.match(location.origin + location.pathname))
+            && !!(await caches.match(new URL(JSON.parse(
+                document.getElementById("engine-spec").textContent).pyodide + "pyodide.asm.wasm", location.href)))""",
+        polling=250,
+        timeout=ENGINE_READY_MS,
+    )
+    # a later visit, as a table's device makes many: the worker answers it, with nothing left on the way
+    page.reload()
+    page.wait_for_load_state("networkidle")
+
+
+def type_kept(page: Page, groups: list[tuple[str, str]]) -> None:
+    """Type a deal as a person does; its last Enter keeps it on the device (no page comes back).
+
+    The next deal is played before it is typed: a list's type-ahead ("p" for pass, then "al" for alleen at once
+    would look for "pal") has forgotten the last deal's letters by then, as it has at a table."""
+    page.wait_for_timeout(TYPE_AHEAD_MS)
+    for text, key in groups:
+        if text:
+            page.keyboard.type(text)
+        page.keyboard.press(key)
+
+
+def signed(points: int) -> str:
+    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+
+
+def names_on(page: Page) -> list[str]:
+    return list(json.loads(page.locator("#engine-spec").text_content() or "{}")["names"])
+
+
+def by_seat(numbers: list[int], names: list[str], sign: bool) -> str:
+    pairs = enumerate(zip(names, numbers, strict=True))
+    return ", ".join(f"{i + 1} {name} {signed(n) if sign else n}" for i, (name, n) in pairs)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("device", "language"), [(DESKTOP, "en"), (PHONE, "nl")], ids=["desktop-en", "phone-nl"])
+def test_a_table_goes_offline_types_six_deals_reloads_and_every_deal_is_stored_once_in_order(
+    browser: Browser, live_server: LiveServer, device: dict[str, Any], language: str
+) -> None:
+    sheet = sheet_with_deals(SERVER_DEALS)
+    page = open_with_code(browser, live_server, sheet, device)
+    try:
+        page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+        page.reload()
+        worker_keeps_the_page(page)
+        names = names_on(page)
+        wanted = meant_lines()[: SERVER_DEALS + OFFLINE_DEALS]
+        engine = games.sheet_from_lines(games.find("iwwa"), wanted, players=4, deals=16)
+        totals = [0, 0, 0, 0]
+        running = []
+        for result in engine.results:
+            totals = [t + p for t, p in zip(totals, result.points, strict=True)]
+            running.append(totals)
+
+        page.context.set_offline(True)
+        status = page.locator("#connection")
+        expect(status).to_have_attribute("data-state", "offline")
+        kept = page.locator("#kept-lines ol.kept > li")
+        for offset, keys in enumerate(DEALS[SERVER_DEALS : SERVER_DEALS + OFFLINE_DEALS]):
+            deal = SERVER_DEALS + offset + 1
+            expect(page.locator("input[name=deal]")).to_have_value(str(deal))
+            expect(page.locator("select[name=contract]")).to_be_focused()
+            type_kept(page, keys)
+            expect(kept).to_have_count(offset + 1)
+            line = kept.nth(offset)
+            expect(line).to_have_attribute("data-deal", str(deal))
+            # the deal's points and the running totals, as the server will settle them, marked as settled offline
+            points = by_seat(list(engine.results[deal - 1].points), names, sign=True)
+            expect(line.locator(".settled")).to_contain_text(points, timeout=ENGINE_READY_MS)
+            expect(line.locator(".settled")).to_contain_text(by_seat(running[deal - 1], names, sign=False))
+        expect(status).to_have_attribute("data-state", "offline")
+        expect(status).to_contain_text("6")
+        shoot(page, f"offline-kept-{language}")
+        assert DealEntry.objects.filter(sheet=sheet).count() == SERVER_DEALS  # nothing reached the server
+
+        page.reload()  # offline: the worker answers with the page as kept, the device still has the deals
+        expect(kept).to_have_count(OFFLINE_DEALS)
+        expect(kept.nth(OFFLINE_DEALS - 1).locator(".settled")).to_contain_text(
+            by_seat(running[-1], names, sign=False), timeout=ENGINE_READY_MS
+        )
+        expect(page.locator("input[name=deal]")).to_have_value(str(SERVER_DEALS + OFFLINE_DEALS + 1))
+        assert_accessible(page, f"entry page, offline with kept deals, {language}")
+
+        with page.expect_navigation():  # back online: the deals are sent, and the page shows the sheet as stored
+            page.context.set_offline(False)
+        expect(kept).to_have_count(0)
+        expect(status).to_have_attribute("data-state", "online")
+        entries = list(DealEntry.objects.filter(sheet=sheet).order_by("pk"))
+        assert [e.deal_number for e in entries] == list(range(1, SERVER_DEALS + OFFLINE_DEALS + 1))  # once, in order
+        assert all(e.is_current and e.version == 1 for e in entries)
+        assert [e.line for e in entries] == wanted
+        assert [list(e.points) for e in entries] == [list(r.points) for r in engine.results]
+        expect(page.locator("table.sheet tr.what")).to_have_count(SERVER_DEALS + OFFLINE_DEALS)
+        assert_no_csp_violations(page)
+        assert script_errors(page) == []
+    finally:
+        page.context.close()
