@@ -277,7 +277,7 @@ def table_writes() -> list[str]:
         callback: Any = pattern.callback
         wanted = SAMPLE.keys() & set(pattern.pattern.regex.groupindex)
         kwargs = {name: SAMPLE[name] for name in wanted}
-        page = callback.__module__ == views_entry.__name__
+        page = callback.__module__ == views_entry.__name__ or "/entry/" in str(pattern.pattern)
         writes = set(getattr(callback, "actions", {})) & {"post", "put", "patch"}
         if page or (getattr(callback, "cls", None) is ScoreSheetViewSet and writes):
             paths.append(reverse(str(pattern.name), kwargs=kwargs))

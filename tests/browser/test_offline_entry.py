@@ -17,10 +17,12 @@ from pytest_django.live_server_helper import LiveServer
 
 import games
 from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, assert_no_csp_violations, script_errors, shoot
-from tests.browser.test_entry_flow import DEALS, meant_lines, open_with_code
+from tests.browser.test_entry_flow import DEALS, ENTER, TAB, meant_lines, open_with_code
 from tests.factories import seated_competition
+from tournaments.contract_names import contract_name
 from tournaments.models import DealEntry, ScoreSheet
 from tournaments.services.entry import record_deal
+from tournaments.views.entry import points_text
 
 SERVER_DEALS = 4  # on the sheet before the Wi-Fi goes
 OFFLINE_DEALS = 6  # typed while it is gone
@@ -135,6 +137,73 @@ def test_a_table_goes_offline_types_six_deals_reloads_and_every_deal_is_stored_o
         assert [e.line for e in entries] == wanted
         assert [list(e.points) for e in entries] == [list(r.points) for r in engine.results]
         expect(page.locator("table.sheet tr.what")).to_have_count(SERVER_DEALS + OFFLINE_DEALS)
+        assert_no_csp_violations(page)
+        assert script_errors(page) == []
+    finally:
+        page.context.close()
+
+
+OURS = [("al", TAB), ("2", TAB), ("5", ENTER)]  # deal 2 corrected offline: alleen by seat 2, five tricks
+OURS_LINE = {"deal": 2, "dealer": 1, "contract": "alleen", "declarers": [1], "tricks": 5}
+THEIRS_LINE = {"deal": 2, "dealer": 1, "contract": "vraag", "declarers": [0, 2], "tricks": 8}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("choice", ["keep-ours", "keep-theirs"])
+def test_a_deal_corrected_on_the_server_while_the_table_was_offline_is_shown_beside_theirs_and_nothing_is_lost(
+    browser: Browser, live_server: LiveServer, choice: str
+) -> None:
+    sheet = sheet_with_deals(SERVER_DEALS)
+    page = open_with_code(browser, live_server, sheet, PHONE)
+    try:
+        worker_keeps_the_page(page)
+        names = names_on(page)
+        page.context.set_offline(True)
+        # the table corrects deal 2 from the sheet's "correct" link: offline, the kept page opens it
+        page.locator('tr.what[data-deal="2"] a.correct').focus()
+        page.keyboard.press(ENTER)
+        expect(page.locator("#correcting-offline")).to_contain_text("2")
+        expect(page.locator("input[name=version]")).to_have_value("1")
+        page.locator("select[name=contract]").focus()
+        type_kept(page, OURS)
+        kept = page.locator("#kept-lines ol.kept > li")
+        expect(kept).to_have_count(1)
+        expect(kept.first).to_have_attribute("data-deal", "2")
+
+        # meanwhile the organiser corrects deal 2 on the server
+        theirs = record_deal(sheet, THEIRS_LINE, by=None, expected_version=1).entry
+        page.context.set_offline(False)
+        status = page.locator("#connection")
+        expect(status).to_have_attribute("data-state", "conflict")
+        expect(status).to_contain_text("Deal 2")
+        conflict = kept.first
+        expect(conflict).to_have_attribute("data-state", "conflict")
+        sides = conflict.locator(".versus .side")
+        expect(sides.nth(0)).to_contain_text("This table's line")
+        expect(sides.nth(0)).to_contain_text(contract_name("alleen"))
+        expect(sides.nth(1)).to_contain_text("The line on the server")
+        expect(sides.nth(1)).to_contain_text(points_text(theirs.points, names))
+        shoot(page, f"offline-conflict-{choice}")
+        assert_accessible(page, "entry page, a conflict to resolve")
+
+        if choice == "keep-ours":
+            conflict.get_by_role("button", name="Keep this table's line").focus()
+            with page.expect_navigation():  # stored over theirs; the page shows the sheet as stored
+                page.keyboard.press(ENTER)
+            versions = list(DealEntry.objects.filter(sheet=sheet, deal_number=2).order_by("version"))
+            assert [(e.version, e.is_current) for e in versions] == [(1, False), (2, False), (3, True)]
+            assert versions[1].line == THEIRS_LINE and versions[2].line == OURS_LINE  # both lines kept
+        else:
+            conflict.get_by_role("button", name="Keep theirs (this table's line is set aside)").focus()
+            page.keyboard.press(ENTER)
+            expect(kept).to_have_count(0)
+            aside = page.locator("#set-aside")
+            expect(aside).to_be_visible()
+            expect(aside).to_contain_text(contract_name("alleen"))  # the table's line, still readable
+            current = DealEntry.objects.get(sheet=sheet, deal_number=2, is_current=True)
+            assert (current.version, current.line) == (2, THEIRS_LINE)
+            expect(status).to_have_attribute("data-state", "online")
+        assert DealEntry.objects.filter(sheet=sheet, is_current=True).count() == SERVER_DEALS
         assert_no_csp_violations(page)
         assert script_errors(page) == []
     finally:

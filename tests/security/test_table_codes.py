@@ -106,7 +106,8 @@ def code_routes() -> list[str]:
     names: list[str] = []
     for pattern in _patterns():
         callback: Any = pattern.callback
-        if getattr(callback, "__module__", "") == views_entry.__name__:
+        # the entry page's views, and whatever else lives under its address (offline entry's kept lines...)
+        if getattr(callback, "__module__", "") == views_entry.__name__ or "/entry/" in str(pattern.pattern):
             names.append(f"page:{pattern.name}")
         elif getattr(callback, "cls", None) is ScoreSheetViewSet:
             actions = getattr(callback, "actions", {}) or {}
@@ -140,6 +141,7 @@ def _api(action: str) -> Callable[[World, APIClient], Any]:
 OPENS = {
     "page:sheet-entry": True,
     "page:sheet-entry-preview": True,
+    "page:sheet-entry-queued": True,  # a deal kept offline, sent when the connection returns
     "page:sheet-confirm": True,
     "page:sheet-reject": True,
     "page:sheet-penalty": False,  # organisers only, code or not
