@@ -78,7 +78,9 @@ def test_the_browser_settles_a_sheet_to_the_servers_points(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_plain_visit_loads_none_of_the_engine(browser: Browser, live_server: LiveServer) -> None:
+def test_a_plain_visit_starts_no_engine_in_the_page(browser: Browser, live_server: LiveServer) -> None:
+    """The page itself fetches none of Pyodide: its service worker keeps the files in the background (the worker's
+    own requests), and the engine starts only when a deal is kept offline."""
     sheet = sheet_with_lines("iwwa")
     requested: list[str] = []
     page = open_with_code(browser, live_server, sheet, PHONE)
@@ -104,7 +106,7 @@ def test_the_entry_page_says_when_the_connection_is_gone_and_back_in_the_players
         expect(status).to_have_text("Online: elk spel wordt bewaard als je op Enter drukt.")
         page.context.set_offline(True)
         expect(status).to_have_attribute("data-state", "offline")
-        expect(status).to_contain_text("Offline: de verbinding is weg.")
+        expect(status).to_contain_text("Offline: elk spel dat je bewaart, blijft op dit toestel")
         assert_accessible(page, "entry page, offline")
         page.context.set_offline(False)
         expect(status).to_have_attribute("data-state", "online")

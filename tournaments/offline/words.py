@@ -1,30 +1,48 @@
 """What the entry page's offline scripts say to the table, in its language (``static/offline/entry.js``).
 
-Counts come as "one"/"other" pairs (ngettext with a placeholder count), since the script picks the form at run time.
+Counts come as "one"/"other" pairs, since the script picks the form at run time (n ≥ 1 here, where every language
+of the site uses "one" for 1 only).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 
-def _counted(singular: str, plural: str) -> dict[str, str]:
-    return {"one": ngettext(singular, plural, 1), "other": ngettext(singular, plural, 2)}
+def _counted(say: Callable[[int], str]) -> dict[str, str]:
+    return {"one": say(1), "other": say(2)}
+
+
+# Each a literal ngettext call: makemessages extracts only those.
+def _offline_kept(n: int) -> str:
+    return ngettext(
+        "Offline: %(n)s deal kept on this device, sent when the connection returns.",
+        "Offline: %(n)s deals kept on this device, sent when the connection returns.",
+        n,
+    )
+
+
+def _syncing(n: int) -> str:
+    return ngettext("Sending %(n)s deal kept on this device…", "Sending %(n)s deals kept on this device…", n)
+
+
+def _waiting(n: int) -> str:
+    return ngettext(
+        "%(n)s deal kept on this device is waiting for the server.",
+        "%(n)s deals kept on this device are waiting for the server.",
+        n,
+    )
 
 
 def offline_words() -> dict[str, object]:
     return {
         "offline": _("Offline: each deal you save is kept on this device and sent when the connection returns."),
-        "offline_kept": _counted(
-            "Offline: %(n)s deal kept on this device, sent when the connection returns.",
-            "Offline: %(n)s deals kept on this device, sent when the connection returns.",
-        ),
-        "syncing": _counted("Sending %(n)s deal kept on this device…", "Sending %(n)s deals kept on this device…"),
-        "waiting": _counted(
-            "%(n)s deal kept on this device is waiting for the server.",
-            "%(n)s deals kept on this device are waiting for the server.",
-        ),
+        "offline_kept": _counted(_offline_kept),
+        "syncing": _counted(_syncing),
+        "waiting": _counted(_waiting),
         "conflict": _("Deal %(deal)s was saved differently by someone else meanwhile: choose below which line stays."),
         "refused": _("Deal %(deal)s was refused by the server: correct it or set it aside below."),
         "signed_out": _(
