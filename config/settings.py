@@ -301,6 +301,13 @@ STATIC_ROOT = VAR_DIR / "static"
 # (tournaments/offline): served as /static/pyodide/. Without it the entry page works online only.
 PYODIDE_DIR = BASE_DIR / "node_modules" / "pyodide"
 STATICFILES_DIRS = [("pyodide", PYODIDE_DIR)] if PYODIDE_DIR.is_dir() else []
+# collectstatic writes a gzipped copy beside each file, which whitenoise serves to browsers that accept it: Pyodide's
+# WebAssembly (9.6 MB) travels as 3.6 MB. Names stay unhashed: Pyodide finds its files by name next to each other,
+# and the entry page's service worker renews them by its own version (tournaments.offline.views.worker_version).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 PYODIDE_VERSION = json.loads((PYODIDE_DIR / "package.json").read_text())["version"] if STATICFILES_DIRS else None
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # also creates var/, where SQLite and beat keep their files
 LOGIN_URL = "login"
