@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.http import Http404
 from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -124,3 +125,10 @@ def argument(allowed: Range) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def known_id(number: int) -> int:
+    """A number from the address, if a database column can hold it (SQLite refuses larger ones): else a 404."""
+    if number > ID.high:
+        raise Http404
+    return number

@@ -18,8 +18,8 @@ from django.views.decorators.http import require_GET
 from tournaments.conditional import etag, labelled, not_modified
 from tournaments.display import selectors
 from tournaments.display.services import ACTIVE_ANNOUNCEMENTS_MAX
+from tournaments.limits import known_id
 from tournaments.models import Competition, Round
-from tournaments.views.manage.competitions import known_id
 from tournaments.visibility import Access, access
 
 SERVER_TIME = "X-Server-Time"

@@ -24,9 +24,10 @@ from django.views.decorators.http import require_POST
 
 from tournaments.display import services
 from tournaments.display.forms import AdjustClockForm, AnnouncementForm, StartClockForm
+from tournaments.limits import known_id
 from tournaments.models import Announcement, Round
 from tournaments.services.errors import ServiceError
-from tournaments.views.manage.competitions import known_id, managed_competition, managed_round, refused
+from tournaments.views.manage.competitions import managed_competition, managed_round, refused
 
 
 def _back_to_round(round_: Round) -> HttpResponse:

@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 
+from tournaments.limits import known_id
 from tournaments.models import Club, RuleSet
 from tournaments.permissions import admin_club_ids
 
@@ -30,8 +31,6 @@ def clubs_for_rule_sets(user: Any) -> QuerySet[Club]:
 
 def edited_rule_set(user: Any, pk: int) -> RuleSet:
     """Rule set ``pk`` if the user may edit it; a 404 otherwise (ids too large for a column included)."""
-    from tournaments.views.manage.competitions import known_id
-
     found = editable_rule_sets(user).filter(pk=known_id(pk)).first()
     if found is None:
         raise Http404

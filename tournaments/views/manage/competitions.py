@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments.forms.manage import BIGINT, SEATING_NAMES, CompetitionForm, NewRoundForm, ReasonForm, show_errors
+from tournaments.forms.manage import SEATING_NAMES, CompetitionForm, NewRoundForm, ReasonForm, show_errors
+from tournaments.limits import known_id
 from tournaments.models import Competition, Round
 from tournaments.permissions import can_manage_competition
 from tournaments.rule_editor.selectors import editable_rule_sets
@@ -46,13 +47,6 @@ def managed_round(request: HttpRequest, slug: str, number: int) -> Round:
     round_ = get_object_or_404(Round, competition=competition, number=known_id(number))
     round_.competition = competition  # already read, with its rule set
     return round_
-
-
-def known_id(number: int) -> int:
-    """A number from the address, if a database column can hold it (SQLite refuses larger ones): else a 404."""
-    if number > BIGINT:
-        raise Http404
-    return number
 
 
 def posted(request: HttpRequest) -> Any:

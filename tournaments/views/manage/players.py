@@ -27,13 +27,14 @@ from tournaments.forms.manage import (
     WithdrawForm,
     show_errors,
 )
+from tournaments.limits import known_id
 from tournaments.models import Competition, Player, Registration
 from tournaments.selectors import manage as selectors
 from tournaments.services.competitions import PlayerImportRejected, add_walk_in, import_players_csv, register_players
 from tournaments.services.errors import ServiceError
 from tournaments.services.privacy import full_name
 from tournaments.services.rounds import withdraw_player
-from tournaments.views.manage.competitions import known_id, managed_competition, posted, refused
+from tournaments.views.manage.competitions import managed_competition, posted, refused
 
 
 def _back(competition: Competition, query: str = "") -> HttpResponse:
