@@ -43,13 +43,6 @@ def can_enter_scores(user: Any, competition: Competition) -> bool:
     return can_manage_competition(user, competition)
 
 
-def can_enter_sheet(user: Any, sheet: ScoreSheet, table_code: str | None) -> bool:
-    """Those who manage the competition, or whoever holds this sheet's table code."""
-    if table_code_opens(sheet, table_code):
-        return True
-    return can_manage_competition(user, sheet.table.round.competition)
-
-
 def table_code_opens(sheet: ScoreSheet, typed: str | None) -> bool:
     """Whether ``typed`` is ``sheet``'s table code: the one check of every page and API call that takes a code.
 

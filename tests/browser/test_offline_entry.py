@@ -9,6 +9,7 @@ connection returns. A deal someone else changed meanwhile is shown beside the ta
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -38,17 +39,21 @@ def sheet_with_deals(count: int) -> ScoreSheet:
     return sheet
 
 
+KEPT = """async () => navigator.serviceWorker.controller !== null
+    && !!(await caches.match(location.origin + location.pathname))
+    && !!(await caches.match(new URL(JSON.parse(
+        document.getElementById("engine-spec").textContent).pyodide + "pyodide.asm.wasm", location.href)))"""
+
+
 def worker_keeps_the_page(page: Page) -> None:
-    """The service worker controls the page and has kept it (and the engine's files) for a reload offline."""
-    page.wait_for_function(
-        """async () => navigator.serviceWorker.controller !== null
-            && !!(await caches.match(location.origin + location.pathname))
-            && !!(await caches.match(new URL(JSON.parse(
-                document.getElementById("engine-spec").textContent).pyodide + "pyodide.asm.wasm", location.href)))""",
-        polling=250,
-        timeout=ENGINE_READY_MS,
-    )
-    # a later visit, as a table's device makes many: the worker answers it, with nothing left on the way
+    """The service worker controls the page and has kept it (and the engine's files) for a reload offline; then a
+    later visit, as a table's device makes many, with nothing left on the way.
+
+    Polled from here: ``wait_for_function`` takes the promise of an async check for a true answer."""
+    deadline = time.monotonic() + ENGINE_READY_MS / 1000
+    while not page.evaluate(KEPT):
+        assert time.monotonic() < deadline, "the service worker did not keep the page and the engine"
+        page.wait_for_timeout(250)
     page.reload()
     page.wait_for_load_state("networkidle")
 
@@ -119,6 +124,11 @@ def test_a_table_goes_offline_types_six_deals_reloads_and_every_deal_is_stored_o
         shoot(page, f"offline-kept-{language}")
         assert DealEntry.objects.filter(sheet=sheet).count() == SERVER_DEALS  # nothing reached the server
 
+        # the tab closed and another opened, offline: the worker answers with the page, the device has the deals
+        other = page.context.new_page()
+        other.goto(page.url)
+        expect(other.locator("#kept-lines ol.kept > li")).to_have_count(OFFLINE_DEALS)
+        other.close()
         page.reload()  # offline: the worker answers with the page as kept, the device still has the deals
         expect(kept).to_have_count(OFFLINE_DEALS)
         expect(kept.nth(OFFLINE_DEALS - 1).locator(".settled")).to_contain_text(

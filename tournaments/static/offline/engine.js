@@ -42,8 +42,21 @@ function spec() {
   return JSON.parse(document.getElementById("engine-spec").textContent);
 }
 
+// Every file the engine needs, answered (by the service worker's copy, offline): Pyodide may hang rather than fail
+// when one of its own fetches fails, so a missing file is found here first and the start is tried again later.
+const FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
+async function reachable(base, archive) {
+  for (const url of [...FILES.map((name) => `${base}${name}`), archive]) {
+    const response = await fetch(url, { credentials: "same-origin" });
+    if (response.body) response.body.cancel();
+    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  }
+}
+
 async function load() {
   const { pyodide: base, archive } = spec();
+  await reachable(base, archive);
   const { loadPyodide } = await import(`${base}pyodide.mjs`);
   const pyodide = await loadPyodide({ indexURL: base });
   const zip = await fetch(archive, { credentials: "same-origin" });
@@ -66,8 +79,8 @@ async function load() {
 }
 
 // Pyodide may neither start nor fail when a file of it breaks off (the Wi-Fi going as it loads): give up after a
-// while, so that a later call tries again.
-const GIVE_UP_MS = 20000;
+// while, so that a later call tries again. A mid-range phone takes 15 to 26 s to start it (bench/first_load.py).
+const GIVE_UP_MS = 90000;
 
 export function engine() {
   if (!loading) {
