@@ -215,6 +215,10 @@ PAGES: dict[str, Page] = {
     "sheet-entry-preview": Page(
         "sheet-entry-preview", lambda w: sheet_path(w.sheet, "sheet-entry-preview"), "post", lambda w: DEAL_2_FORM
     ),
+    # a deal kept offline, sent when the connection returns (tournaments/offline/sync.py): JSON for the page's script
+    "sheet-entry-queued": Page(
+        "sheet-entry-queued", lambda w: sheet_path(w.sheet, "sheet-entry-queued"), "post", lambda w: DEAL_2_FORM
+    ),
     "sheet-confirm": Page("sheet-confirm", lambda w: sheet_path(w.sheet, "sheet-confirm"), "post"),
     "sheet-penalty": Page(
         "sheet-penalty",
@@ -339,6 +343,7 @@ PAGES: dict[str, Page] = {
     # tournaments/ratings/urls.py: public names only, finalised public rounds only
     "ratings": Page("ratings", lambda w: reverse("ratings")),
     "offline-engine": Page("offline-engine", lambda w: reverse("offline-engine")),  # the engine's own source
+    "offline-worker": Page("offline-worker", lambda w: reverse("offline-worker")),  # the entry page's worker
     # config/urls.py
     "admin-index": Page("admin:index", lambda w: reverse("admin:index")),
     "admin-login": Page("admin:login", lambda w: reverse("admin:login")),
@@ -362,6 +367,7 @@ NO = "forbidden"  # 403
 HID = "hidden"  # 404
 GO = "redirect"  # 302 somewhere else: done (a logout, a language, a saved line, a code remembered)
 BAD = "refused"  # 400: the form refuses what was named (another club's, for one)
+OUT = "signed out"  # 401: a script's JSON answer (the entry page's queue), which says to log in again
 
 EVERYONE = (OK, OK, OK, OK, OK, OK, OK, OK)
 MANAGERS = (HID, HID, HID, HID, OK, HID, OK, OK)  # the competition's organiser, its club's admins, superusers
@@ -400,6 +406,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "sheet-entry-other-table":        (LOG,     NO,      NO,    LOG,    OK,       NO,         OK,        OK),
     "sheet-entry-other-table-post":   (LOG,     NO,      NO,    LOG,    GO,       NO,         GO,        GO),
     "sheet-entry-preview":            (LOG,     NO,      NO,    OK,     OK,       NO,         OK,        OK),
+    "sheet-entry-queued":             (OUT,     NO,      NO,    OK,     OK,       NO,         OK,        OK),
     "sheet-confirm":                  (LOG,     NO,      NO,    GO,     GO,       NO,         GO,        GO),
     "sheet-penalty":                  (LOG,     NO,      NO,    NO,     GO,       NO,         GO,        GO),
     "sheet-reject":                   (LOG,     NO,      NO,    GO,     GO,       NO,         GO,        GO),
@@ -473,6 +480,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "password-change-done":           (LOG,     OK,      OK,    LOG,    OK,       OK,         OK,        OK),
     "set-language":                   (GO,      GO,      GO,    GO,     GO,       GO,         GO,        GO),
     "offline-engine":                 EVERYONE,
+    "offline-worker":                 EVERYONE,
     "api-schema":                     EVERYONE,
     "api-docs":                       EVERYONE,
     "favicon":                        (GO,      GO,      GO,    GO,     GO,       GO,         GO,        GO),
@@ -501,6 +509,7 @@ def check(response: Any, outcome: str, url: str) -> str | None:
         IDX: lambda: status == 302 and location == reverse("admin:index"),
         GO: lambda: status == 302 and not location.startswith((login, admin_login)),
         BAD: lambda: status == 400,
+        OUT: lambda: status == 401,
     }
     return None if expected[outcome]() else f"expected {outcome}, got {status} {location}"
 

@@ -482,7 +482,10 @@ async function register() {
   if (!("serviceWorker" in navigator)) return;
   const firstVisit = !navigator.serviceWorker.controller;
   const registration = await navigator.serviceWorker.register(spec.worker, { scope: spec.scope });
-  if (!firstVisit) return;
+  if (!firstVisit) {
+    navigator.serviceWorker.controller.postMessage({ keep: [] }); // the engine kept whole, whatever the install got
+    return;
+  }
   const ready = await navigator.serviceWorker.ready;
   const assets = [...document.querySelectorAll("script[src], link[href]")]
     .map((node) => new URL(node.src || node.href, window.location.href))

@@ -34,11 +34,20 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-// The page asks to keep what it was loaded with before this worker controlled it (its first visit).
+// The page asks, on each visit, that the engine be kept (a file the install could not fetch is fetched now), and on
+// its first visit, to keep what it was loaded with before this worker controlled it.
 self.addEventListener("message", (event) => {
   const urls = (event.data && event.data.keep) || [];
-  event.waitUntil(Promise.all(urls.map((url) => refresh(new Request(url, { credentials: "same-origin" })))));
+  const pages = urls.map((url) => refresh(new Request(url, { credentials: "same-origin" })).catch(() => {}));
+  event.waitUntil(Promise.all([...pages, keepEngine()]));
 });
+
+async function keepEngine() {
+  const cache = await caches.open(CACHE);
+  for (const url of WORKER.keep) {
+    if (!(await cache.match(url, { ignoreVary: true }))) await refresh(new Request(url)).catch(() => {});
+  }
+}
 
 self.addEventListener("fetch", (event) => {
   const { request } = event;
