@@ -1,0 +1,27 @@
+"""Duplicate Wiezen: boards dealt in advance, their PBN files, and scoring by comparison.
+
+Every table of a round plays the same boards; each player's score on a board is
+compared with those of the players who held the same hand at the other tables,
+so the cards' luck cancels out and the play decides.
+"""
+
+from games.duplicate.boards import Board, aces_held, deal_board, deal_boards, holder, troel_holder
+from games.duplicate.comparison import IMP_SCALE, cross_imps, imps, matchpoints, percentages
+from games.duplicate.pbn import TURNED_TAG, from_pbn, to_pbn
+
+__all__ = [
+    "IMP_SCALE",
+    "TURNED_TAG",
+    "Board",
+    "aces_held",
+    "cross_imps",
+    "deal_board",
+    "deal_boards",
+    "from_pbn",
+    "holder",
+    "imps",
+    "matchpoints",
+    "percentages",
+    "to_pbn",
+    "troel_holder",
+]
