@@ -25,7 +25,16 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
 
-install: $(STAMP) $(NODE_STAMP)
+# The double-dummy solver of duplicate Wiezen (games/solver): plain C loaded with ctypes, built with the system's
+# C compiler (Debian: apt-get install gcc); no Python headers, nothing downloaded.
+CC ?= cc
+SOLVER := games/solver/_wiezendd.so
+
+$(SOLVER): games/solver/wiezendd.c
+	@command -v $(CC) >/dev/null || { echo "make: a C compiler is needed for the solver (Debian: apt-get install gcc)" >&2; exit 1; }
+	$(CC) -O2 -Wall -Wextra -Werror -shared -fPIC -o $@ $<
+
+install: $(STAMP) $(NODE_STAMP) $(SOLVER)
 
 lint: install
 	$(BIN)/ruff check .

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 import games
+from tournaments.offline.views import SERVER_ONLY
 
 pytestmark = pytest.mark.django_db
 
@@ -20,8 +21,10 @@ def test_the_archive_holds_the_engines_python_files_and_revalidates() -> None:
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     names = set(zipfile.ZipFile(io.BytesIO(response.content)).namelist())
     root = Path(games.__file__).parent
-    expected = {f"games/{p.relative_to(root)}" for p in root.rglob("*.py") if "__pycache__" not in p.parts}
-    assert expected <= names and "games/__init__.py" in names
+    every = {p.relative_to(root) for p in root.rglob("*.py") if "__pycache__" not in p.parts}
+    expected = {f"games/{p}" for p in every if p.parts[0] not in SERVER_ONLY}
+    assert expected <= names and "games/__init__.py" in names and "games/duplicate/pbn.py" in names
+    assert not any(name.split("/")[1] in SERVER_ONLY for name in names)
     assert all(name.endswith((".py", ".typed")) for name in names)  # no bytecode, no data beside the code
     again = Client().get(reverse("offline-engine"), HTTP_IF_NONE_MATCH=response["ETag"])
     assert again.status_code == 304 and again.content == b""

@@ -19,15 +19,18 @@ import games
 from tournaments.offline.spec import worker_scope
 
 ENGINE_ROOT = Path(games.__file__).resolve().parent
+# the solver (games/solver) is compiled C for the server's board analysis: of no use in the browser
+SERVER_ONLY = frozenset({"solver"})
 
 
 @cache
 def engine_archive() -> tuple[bytes, str]:
-    """``games/`` (its Python files, the package marker) zipped once per process, and the zip's validator."""
+    """``games/`` (its Python files but the solver's, the package marker) zipped once per process, and the zip's
+    validator."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(ENGINE_ROOT.rglob("*")):
-            if path.suffix in (".py", ".typed") and "__pycache__" not in path.parts:
+            if path.suffix in (".py", ".typed") and not {"__pycache__", *SERVER_ONLY} & set(path.parts):
                 info = zipfile.ZipInfo(str(Path("games") / path.relative_to(ENGINE_ROOT)), (2026, 1, 1, 0, 0, 0))
                 info.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(info, path.read_bytes())

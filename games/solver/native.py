@@ -1,0 +1,149 @@
+"""The C search (``wiezendd.c``) through ctypes: one context (and its transposition table) per thread.
+
+The library is built by ``make install`` (``cc -O2 -shared``, no Python headers), so ``games/`` keeps its
+promise of the standard library only; the browser's copy of the engine never loads it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from games.errors import GameError
+
+LIBRARY = Path(__file__).resolve().parent / "_wiezendd.so"
+
+
+class SolverUnavailable(GameError):
+    """The compiled search is missing: ``make install`` builds it."""
+
+
+_lock = threading.Lock()
+_library: ctypes.CDLL | None = None
+_local = threading.local()
+
+
+def _load() -> ctypes.CDLL:
+    global _library
+    with _lock:
+        if _library is None:
+            if not LIBRARY.is_file():
+                raise SolverUnavailable(f"the double-dummy solver is not built ({LIBRARY.name}): run make install")
+            library = ctypes.CDLL(str(LIBRARY))
+            library.wz_new.restype = ctypes.c_void_p
+            library.wz_new.argtypes = []
+            library.wz_free.restype = None
+            library.wz_free.argtypes = [ctypes.c_void_p]
+            library.wz_solve.restype = ctypes.c_int
+            library.wz_solve.argtypes = [
+                ctypes.c_void_p,
+                ctypes.POINTER(ctypes.c_uint64),
+                ctypes.c_int,
+                ctypes.c_int,
+                ctypes.c_int,
+                ctypes.c_int,
+                ctypes.c_int,
+                ctypes.POINTER(ctypes.c_longlong),
+            ]
+            library.wz_reach.restype = ctypes.c_int
+            library.wz_reach.argtypes = [
+                *library.wz_solve.argtypes[:-1],
+                ctypes.c_int,
+                ctypes.POINTER(ctypes.c_longlong),
+            ]
+            _library = library
+        return _library
+
+
+class _Context:
+    """A C context, freed with its thread's last reference."""
+
+    def __init__(self, library: ctypes.CDLL) -> None:
+        self.library = library
+        self.pointer: int | None = library.wz_new()
+        if not self.pointer:
+            raise MemoryError("the solver could not allocate its transposition table")
+
+    def __del__(self) -> None:
+        if self.pointer:
+            self.library.wz_free(self.pointer)
+            self.pointer = None
+
+
+def _context() -> _Context:
+    context: _Context | None = getattr(_local, "context", None)
+    if context is None:
+        context = _Context(_load())
+        _local.context = context
+    return context
+
+
+def seats_mask(seats: Sequence[int]) -> int:
+    return sum(1 << seat for seat in set(seats))
+
+
+def _arguments(
+    hands: Sequence[int],
+    leader: int,
+    trump: int | None,
+    maximisers: Sequence[int],
+    counted: Sequence[int] | None,
+    first_card: int | None,
+) -> tuple[object, ...]:
+    if len(hands) != 4:
+        raise GameError(f"the solver plays four hands, not {len(hands)}")
+    return (
+        (ctypes.c_uint64 * 4)(*hands),
+        leader,
+        -1 if trump is None else trump,
+        seats_mask(maximisers),
+        seats_mask(maximisers if counted is None else counted),
+        -1 if first_card is None else first_card,
+    )
+
+
+UNPLAYABLE = "the solver needs four hands of equal size, 52 distinct cards at most, and a first lead the leader holds"
+
+
+def solve(
+    hands: Sequence[int],
+    *,
+    leader: int,
+    trump: int | None,
+    maximisers: Sequence[int],
+    counted: Sequence[int] | None = None,
+    first_card: int | None = None,
+) -> int:
+    """The tricks won by ``counted`` (default: ``maximisers``) when ``maximisers`` raise them and the others
+    lower them, every hand visible. ``hands``: four bit sets of equal size by seat, clockwise; ``trump``: a
+    suit's order (0..3, C D H S) or None; ``first_card``: a card index the leader must lead (troel)."""
+    context = _context()
+    nodes = ctypes.c_longlong(0)
+    arguments = _arguments(hands, leader, trump, maximisers, counted, first_card)
+    result: int = context.library.wz_solve(context.pointer, *arguments, ctypes.byref(nodes))
+    if result < 0:
+        raise GameError(UNPLAYABLE)
+    return result
+
+
+def reaches(
+    hands: Sequence[int],
+    target: int,
+    *,
+    leader: int,
+    trump: int | None,
+    maximisers: Sequence[int],
+    counted: Sequence[int] | None = None,
+    first_card: int | None = None,
+) -> bool:
+    """Whether ``maximisers`` can reach ``target`` counted tricks: one question of ``solve``'s search, enough
+    for a contract that needs every trick."""
+    context = _context()
+    nodes = ctypes.c_longlong(0)
+    arguments = _arguments(hands, leader, trump, maximisers, counted, first_card)
+    result: int = context.library.wz_reach(context.pointer, *arguments, target, ctypes.byref(nodes))
+    if result < 0:
+        raise GameError(UNPLAYABLE)
+    return result == 1

@@ -1,0 +1,160 @@
+"""The solver against an exhaustive minimax on small endings, for every shape of Wiezen's sides, and against a
+bridge solver (DDS through ``endplay``) on full deals where bridge and Wiezen share the shape."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from games.cards import SUIT_MASKS, Card, Suit
+from games.duplicate.boards import Board
+from games.errors import GameError
+from games.solver import analyse, reaches, solve
+
+SUIT = 0x1FFF
+
+
+def minimax(hands: tuple[int, ...], leader: int, trump: int, maximisers: int, counted: int, first: int | None) -> int:
+    """Every card of every hand tried, by the rules of play (follow suit, highest trump else highest of the led
+    suit wins, the winner leads); memoised on the whole state, which changes no result."""
+
+    @cache
+    def trick(hands: tuple[int, ...], leader: int) -> int:
+        return 0 if hands[leader] == 0 else play(hands, leader, (), None)
+
+    def play(hands: tuple[int, ...], leader: int, cards: tuple[int, ...], forced: int | None) -> int:
+        k = len(cards)
+        seat = (leader + k) % 4
+        hand = hands[seat]
+        if forced is not None:
+            legal = 1 << forced
+        elif k:
+            follow = hand & (SUIT << (13 * (cards[0] // 13)))
+            legal = follow or hand
+        else:
+            legal = hand
+        values = []
+        rest = legal
+        while rest:
+            card = (rest & -rest).bit_length() - 1
+            rest &= rest - 1
+            after = tuple(h & ~(1 << card) if s == seat else h for s, h in enumerate(hands))
+            played = (*cards, card)
+            if k == 3:
+                best = 0
+                for i in range(1, 4):
+                    a, b = played[i], played[best]
+                    if (a // 13 == b // 13 and a > b) or (a // 13 == trump and b // 13 != trump):
+                        best = i
+                winner = (leader + best) % 4
+                values.append((counted >> winner & 1) + trick(after, winner))
+            else:
+                values.append(play(after, leader, played, None))
+        return max(values) if maximisers >> seat & 1 else min(values)
+
+    return play(hands, leader, (), first)
+
+
+SHAPES = {
+    "opposite pair": lambda rng: ((0, 2), None),
+    "pair side by side": lambda rng: (rng.choice([(0, 1), (1, 2), (2, 3), (0, 3)]), None),
+    "one against three": lambda rng: ((rng.randrange(4),), None),
+    "miserie": lambda rng: miserie(rng.randrange(4)),
+    "troel (forced first lead)": lambda rng: ((0, 2), None),
+}
+
+
+def miserie(declarer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return tuple(p for p in range(4) if p != declarer), (declarer,)
+
+
+def random_ending(rng: random.Random, size: int) -> list[int]:
+    cards = rng.sample(range(52), 4 * size)
+    return [sum(1 << c for c in cards[i * size : (i + 1) * size]) for i in range(4)]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_agrees_with_exhaustive_minimax_on_endings_of_up_to_four_cards(shape: str) -> None:
+    rng = random.Random(f"endings {shape}")
+    for case in range(2_000):  # 5 shapes: 10,000 endings
+        size = 1 + case % 4
+        hands = random_ending(rng, size)
+        leader = rng.randrange(4)
+        trump = None if shape == "miserie" else rng.choice([None, 0, 1, 2, 3])
+        maximisers, counted = SHAPES[shape](rng)
+        first = None
+        if shape.startswith("troel"):
+            first = rng.choice([c for c in range(52) if hands[leader] >> c & 1])
+        expected = minimax(
+            tuple(hands),
+            leader,
+            -1 if trump is None else trump,
+            sum(1 << p for p in maximisers),
+            sum(1 << p for p in (counted or maximisers)),
+            first,
+        )
+        got = solve(hands, leader=leader, trump=trump, maximisers=maximisers, counted=counted, first_card=first)
+        assert got == expected, (shape, hands, leader, trump, maximisers, counted, first)
+        target = rng.randint(0, size)
+        assert reaches(
+            hands, target, leader=leader, trump=trump, maximisers=maximisers, counted=counted, first_card=first
+        ) == (expected >= target)
+
+
+def pbn_hand(hand: int) -> str:
+    ranks = "23456789TJQKA"
+    return ".".join(
+        "".join(ranks[r] for r in range(12, -1, -1) if hand >> (13 * suit + r) & 1) for suit in (3, 2, 1, 0)
+    )
+
+
+# endplay's tables: by denomination (S H D C NT, endplay.types.Denom), then declarer N E S W; the lead is the
+# declarer's left
+BRIDGE_DEALS = 12
+
+
+def test_agrees_with_a_bridge_solver_where_the_sides_sit_opposite() -> None:
+    endplay_dds = pytest.importorskip("endplay.dds", reason="endplay is a test dependency (requirements.txt)")
+    from endplay.types import Deal
+
+    rng = random.Random("bridge")
+    for _ in range(BRIDGE_DEALS):
+        hands = random_ending(rng, 13)
+        table = endplay_dds.calc_dd_table(Deal("N:" + " ".join(pbn_hand(h) for h in hands))).to_list()
+        trump = rng.choice([None, 0, 1, 2, 3])  # C D H S as in games.cards
+        denomination = 4 if trump is None else 3 - trump
+        declarer = rng.randrange(4)
+        ours = solve(hands, leader=(declarer + 1) % 4, trump=trump, maximisers=(declarer, (declarer + 2) % 4))
+        assert ours == table[denomination][declarer], (hands, trump, declarer)
+
+
+def test_the_solver_refuses_hands_that_cannot_be_played() -> None:
+    with pytest.raises(GameError, match="four hands of equal size"):
+        solve([0b1, 0b10, 0b100, 0b11000], leader=0, trump=None, maximisers=(0,))
+    with pytest.raises(GameError, match="four hands of equal size"):
+        solve([0b1, 0b1, 0b100, 0b1000], leader=0, trump=None, maximisers=(0,))
+    with pytest.raises(GameError, match="first lead"):
+        solve([0b1, 0b10, 0b100, 0b1000], leader=0, trump=None, maximisers=(0,), first_card=1)
+
+
+def suit_board(dealer: int = 0) -> Board:
+    """North holds every spade, East every heart, South every diamond, West every club."""
+    hands = (SUIT_MASKS[3], SUIT_MASKS[2], SUIT_MASKS[1], SUIT_MASKS[0])
+    turned = {0: "2S", 1: "2H", 2: "2D", 3: "2C"}[dealer]
+    return Board(1, dealer, hands, Card.from_str(turned))
+
+
+def test_a_board_of_one_suit_a_hand_is_solved_as_a_person_sees_it() -> None:
+    rows = {(r.contract, r.declarers, r.trump): r for r in analyse(suit_board())}
+    # North leads... no: East (the dealer's left) leads hearts, and North's spades are trump
+    assert rows["alleen", (0,), Suit.SPADES].tricks == 13
+    assert rows["abondance", (1,), Suit.HEARTS].tricks == 13
+    assert rows["abondance", (1,), Suit.SPADES].tricks == 0  # North ruffs every heart and cashes spades
+    assert rows["solo_slim", (2,), Suit.DIAMONDS].tricks == 13 and rows["solo_slim", (2,), Suit.DIAMONDS].exact
+    assert rows["vraag", (0, 1), Suit.SPADES].tricks == 13
+    # without trump every trick is won by its leader's suit: East leads hearts and keeps the lead
+    assert rows["miserie", (1,), None].tricks == 13
+    assert rows["miserie", (0,), None].tricks == 0
+    assert not any(r.contract == "troel" for r in rows.values())
