@@ -72,6 +72,11 @@ SEAT_POSITION = Range(0, 4)
 # Deals of one sheet: 16 or 24, open-ended Zwicken sessions stop at 1000.
 DEAL_NUMBER = Range(1, 1000)
 DEALS_PER_SESSION = Range(16, 24)  # and only 16 or 24 (the competition's own constraint)
+# Boards of a round (duplicate competitions: board k is deal k of every table's sheet), a board's compass
+# positions (0..3 = N, E, S, W), its turned card by index.
+BOARD_NUMBER = Range(1, 100)
+COMPASS_POSITION = Range(0, 3)
+CARD_INDEX = Range(0, 51)
 # Tricks a side or a player takes in one deal.
 TRICKS = Range(0, 13)
 # Versions of one line (each correction adds one).

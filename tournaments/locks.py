@@ -2,8 +2,8 @@
 
 - A **closed competition** (``closed_at`` set) takes no new rounds, registrations, penalties, seating wishes,
   tables, seats, sheets or lines, and none of those it has may change or go; its own scoring settings (club,
-  rule set, game, session length, standings method and options) stay as they were. Reopen it first, with a
-  reason (``services.seasons``).
+  rule set, game, session length, duplicate setting, standings method and options) stay as they were. Reopen
+  it first, with a reason (``services.seasons``).
 - A **finalised round** keeps its tables, seats, sheets and lines (and its own number and competition): reopen
   it first, with a reason (``services.rounds.reopen_round``).
 
@@ -53,6 +53,7 @@ FROZEN_WHEN_CLOSED = (
     "rule_set_id",
     "game",
     "deals_per_session",
+    "duplicate",
     "standings_method",
     "tie_breaks",
     "placement_points",

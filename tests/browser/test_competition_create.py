@@ -68,6 +68,7 @@ def test_a_club_administrator_creates_a_zwicken_competition_by_keyboard(
         expect(page.locator("#id_preset")).to_have_value("zwicken")
         expect(page.locator("#variants-group")).to_be_hidden()  # Wiezen's variants mean nothing for Zwicken
         expect(page.locator("#deals-group")).to_be_hidden()  # nor does a fixed number of deals
+        expect(page.locator("#duplicate-group")).to_be_hidden()  # nor duplicate boards, Wiezen's alone
         shoot(page, f"competition-new-zwicken-{name}")
 
         page.locator("#id_name").focus()
@@ -109,5 +110,6 @@ def test_changing_the_game_back_restores_its_rule_sets_and_its_default(desktop: 
     expect(desktop.locator("#id_preset")).to_have_value("iwwa")
     expect(desktop.locator("#variants-group")).to_be_visible()
     expect(desktop.locator("#deals-group")).to_be_visible()
+    expect(desktop.locator("#duplicate-group")).to_be_visible()
     assert_no_csp_violations(desktop)
     assert script_errors(desktop) == []

@@ -55,6 +55,10 @@ COMPUTED = {
     "tournaments.DealEntry.multiplier": "settled by the engine from a checked line",
     "tournaments.IdempotentRequest.status_code": "the status of our own response",
     "tournaments.SeatResult.position": "a seat of the sheet's table (itself checked)",
+    "tournaments.Board.dealer": "dealt by games.duplicate or read from a checked PBN file; held to 0..3 and, with "
+    "the turned card, to the hand that holds it (board_turned_card_is_the_dealers): not a range alone",
+    "tournaments.Board.turned": "dealt by games.duplicate or read from a checked PBN file; held to 0..51 and to "
+    "a card of the dealer's hand (board_turned_card_is_the_dealers): not a range alone",
     "tournaments.SeatResult.points": "summed by the entry service from engine-settled lines",
     "tournaments.SeatResult.deals": "counted by the entry service",
     "tournaments.SeatResult.contracts_bid": "counted by the entry service",
@@ -117,7 +121,8 @@ def test_a_number_column_users_reach_has_a_range(model: type[models.Model], fiel
 
 @pytest.fixture
 def world() -> dict[str, Any]:
-    """A competition of 8 with a line entered and a penalty: a row of every model with a checked column."""
+    """A competition of 8 with a line entered and a penalty, and a duplicate one with its boards: a row of every
+    model with a checked column."""
     competition = seated_competition(players=8, kind="league", best_evenings=3)
     sheet = ScoreSheet.objects.filter(table__round__competition=competition).order_by("pk").first()
     assert sheet is not None
@@ -126,6 +131,7 @@ def world() -> dict[str, Any]:
     assert player is not None
     give_penalty(competition, player.player, 3, "late")
     CheckIn.objects.create(registration=player, round_number=2, via=CheckIn.Via.CODE)  # here for the next evening
+    seated_competition(players=4, duplicate=True)  # its round's boards (tournaments.Board)
     organiser = UserFactory(username="organiser", is_superuser=True, is_staff=True)
     return {"competition": competition, "sheet": sheet, "organiser": organiser}
 

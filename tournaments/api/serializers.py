@@ -157,6 +157,7 @@ class CompetitionSerializer(serializers.ModelSerializer[Competition]):
             "game",
             "rule_set",
             "deals_per_session",
+            "duplicate",
             "is_public",
             "starts_on",
             "seating_method",

@@ -127,6 +127,14 @@ class CompetitionForm(forms.Form):
         widget=forms.RadioSelect,
         help_text=_("Zwicken sessions are open-ended."),
     )
+    duplicate = forms.BooleanField(
+        label=_("Duplicate: every table plays the same boards"),
+        required=False,
+        help_text=_(
+            "The deals are dealt in advance (printed hand records, or a dealing machine's PBN file) and every table "
+            "plays them. Wiezen only; chosen before the first round is seated."
+        ),
+    )
     visibility = forms.ChoiceField(
         label=_("Visible to the public"), choices=Competition.Visibility.choices, widget=forms.RadioSelect
     )
@@ -186,6 +194,7 @@ class CompetitionForm(forms.Form):
                 "preset": "iwwa",
                 "overrides": "{}",
                 "deals_per_session": 16,
+                "duplicate": False,
                 "visibility": Competition.Visibility.EVERYTHING,
                 "seating_method": "mixer",
                 "standings_method": "total_points",
@@ -194,7 +203,7 @@ class CompetitionForm(forms.Form):
             }
         rule_set = competition.rule_set
         base, *variants = rule_set.preset.split("+")
-        fields = ("name", "slug", "kind", "game", "deals_per_session", "starts_on", "seating_method")
+        fields = ("name", "slug", "kind", "game", "deals_per_session", "duplicate", "starts_on", "seating_method")
         more = ("keep_clubmates_apart", "standings_method", "min_evenings", "best_evenings", "evening_decay")
         return {
             **{name: getattr(competition, name) for name in (*fields, *more)},

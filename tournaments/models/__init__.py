@@ -1,6 +1,7 @@
 """The domain: clubs and players, rule sets, competitions, seatings, score sheets."""
 
 from tournaments.models.audit import AuditEvent
+from tournaments.models.boards import Board
 from tournaments.models.checkin import CheckIn, VenueCode
 from tournaments.models.clubs import Club, Membership, Player
 from tournaments.models.competitions import Competition, Game, Registration, Round
@@ -14,6 +15,7 @@ from tournaments.models.tables import Seat, Table
 __all__ = [
     "Announcement",
     "AuditEvent",
+    "Board",
     "CheckIn",
     "Club",
     "Competition",

@@ -32,6 +32,15 @@ class Competition(models.Model):
         validators=limits.DEALS_PER_SESSION.validators(),
         help_text=_("16 or 24; empty for open-ended Zwicken sessions"),
     )
+    # Duplicate: every table of a round plays the same deals (boards), dealt in advance (``tournaments.duplicate``).
+    duplicate = models.BooleanField(
+        _("duplicate"),
+        default=False,
+        help_text=_(
+            "Every table plays the same deals (boards), dealt in advance: printed hand records or a dealing "
+            "machine's file. Wiezen only; chosen before the first round is seated."
+        ),
+    )
     # Visibility: hidden (not public), standings only (public, results not), or everything (both public).
     is_public = models.BooleanField(_("public"), default=True)
     public_results = models.BooleanField(
@@ -84,6 +93,11 @@ class Competition(models.Model):
                 ),
                 name="competition_session_length",
                 violation_error_message=_("A session has 16 or 24 deals, or is open-ended for Zwicken."),
+            ),
+            models.CheckConstraint(
+                condition=models.Q(duplicate=False) | models.Q(game=Game.WIEZEN),
+                name="competition_duplicate_wiezen_only",
+                violation_error_message=_("Duplicate play is for Wiezen only."),
             ),
             limits.EVENINGS.check("min_evenings", "competition_min_evenings_range"),
             models.CheckConstraint(
@@ -153,6 +167,9 @@ class Competition(models.Model):
             except (ScoringError, TypeError) as exc:
                 errors["placement_points"] = str(exc)
         errors.update(self._league_option_errors())
+        from tournaments.duplicate.rules import setting_problems
+
+        errors.update(setting_problems(self))  # Wiezen only, and fixed once rounds are seated
         if (locked := lock_reason(self)) is not None:
             errors["__all__"] = locked  # a closed competition keeps its club, rules and scoring settings
         errors.update(problems(self))  # its rule set is its club's (or shared), for its game, kept once played

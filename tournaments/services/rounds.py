@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 
 from scoring.tasks import request_ratings
 from tournaments import limits, live
+from tournaments.duplicate.services import deal_round_boards
 from tournaments.models import (
     AuditEvent,
     Competition,
@@ -111,7 +112,8 @@ def create_round(
 ) -> Round:
     """Add the next round as a draft and seat the players present (default: every active registration).
 
-    ``method`` defaults to the competition's; ``manual`` takes the organiser's ``tables``.
+    ``method`` defaults to the competition's; ``manual`` takes the organiser's ``tables``. A round of a duplicate
+    competition gets its boards (``tournaments.duplicate.services``).
     """
     competition = Competition.objects.select_for_update().get(pk=competition.pk)  # one new round at a time
     refuse_if_closed(competition, "add a round")
@@ -126,6 +128,8 @@ def create_round(
     seating = generate(method, request)
     round_ = Round.objects.create(competition=competition, number=number, seed=seed, method=method)
     _seat(round_, seating, request.players)
+    if competition.duplicate:  # every table plays the same boards, dealt now from a seed of their own
+        deal_round_boards(round_, by=by)
     _log(round_, "seated", "", by=by, method=method, seed=seed)
     return round_
 

@@ -1,0 +1,107 @@
+"""Boards: a duplicate round's deals, fixed in advance, so that every table plays the same cards.
+
+One row a board: its number (board *k* is deal *k* of every table's sheet in the all-tables-at-once movement),
+the dealer's compass position, the deal and the turned card by its index (``games.cards``: clubs 2 to ace are
+0..12, then diamonds, hearts, spades). The deal is 52 letters, one a card in index order, each the compass
+position (N, E, S, W) of the hand that holds it, so every card is recoverable and the database itself keeps a
+row a deal: 52 letters, thirteen of each compass, and the turned card's letter is the dealer's.
+
+Boards are hand records: they stay with those who run the competition (``tournaments.duplicate``).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import F, Value
+from django.db.models.functions import Length, Replace, Substr
+from django.db.models.lookups import Exact
+from django.utils.translation import gettext_lazy as _
+
+from games.cards import CARDS
+from games.duplicate import Board as EngineBoard
+from games.duplicate.boards import COMPASS
+from tournaments import limits
+from tournaments.models.competitions import Round
+
+DECK = len(CARDS)  # 52
+HAND = DECK // 4  # 13
+
+
+def deal_text(hands: tuple[int, int, int, int]) -> str:
+    """The four hands (bit sets by compass position) as 52 letters: card *i*'s holder, N, E, S or W."""
+    return "".join(next(COMPASS[p] for p, hand in enumerate(hands) if hand >> card.index & 1) for card in CARDS)
+
+
+def hands_of(text: str) -> tuple[int, int, int, int]:
+    """The four hands of a deal's 52 letters (``deal_text`` read back)."""
+    hands = [0, 0, 0, 0]
+    for card, letter in zip(CARDS, text, strict=True):
+        hands[COMPASS.index(letter)] |= card.bit
+    return (hands[0], hands[1], hands[2], hands[3])
+
+
+def _thirteen_each() -> models.Q:
+    """52 letters, thirteen of each compass position: nothing else fits."""
+    each = (Exact(Length(Replace(F("deal"), Value(letter), Value(""))), DECK - HAND) for letter in COMPASS)
+    return models.Q(Exact(Length(F("deal")), DECK), *each)
+
+
+def _turned_in_dealers_hand() -> models.Q:
+    holder = Substr(F("deal"), F("turned") + 1, 1)
+    condition = models.Q()
+    for position, letter in enumerate(COMPASS):
+        condition |= models.Q(models.Q(dealer=position), Exact(holder, letter))
+    return condition
+
+
+class Board(models.Model):
+    """One deal of a duplicate round, fixed in advance: four hands by compass position, the dealer, the turned card."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField(_("board"), validators=limits.BOARD_NUMBER.validators())
+    dealer = models.PositiveSmallIntegerField(_("dealer"), validators=limits.COMPASS_POSITION.validators())
+    # card i's holder, for the 52 cards in index order: "NWSE…" (``deal_text``)
+    deal = models.CharField(_("deal"), max_length=DECK)
+    turned = models.PositiveSmallIntegerField(_("turned card"), validators=limits.CARD_INDEX.validators())
+    # The seed the board was dealt from (``games.duplicate.deal_board``); empty for boards read from a PBN file.
+    seed = models.BigIntegerField(_("seed"), null=True, blank=True, validators=limits.SEED.validators())
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="board_number_once_per_round"),
+            limits.BOARD_NUMBER.check("number", "board_number_range"),
+            limits.COMPASS_POSITION.check("dealer", "board_dealer_range"),
+            limits.CARD_INDEX.check("turned", "board_turned_card_range"),
+            models.CheckConstraint(condition=_thirteen_each(), name="board_deal_thirteen_cards_each"),
+            models.CheckConstraint(condition=_turned_in_dealers_hand(), name="board_turned_card_is_the_dealers"),
+            models.CheckConstraint(
+                condition=models.Q(seed__isnull=True) | models.Q(seed__gte=limits.SEED.low, seed__lte=limits.SEED.high),
+                name="board_seed_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} – board {self.number}"
+
+    @property
+    def hands(self) -> tuple[int, int, int, int]:
+        """The hands by compass position, as bit sets of ``games.cards.mask``."""
+        return hands_of(self.deal)
+
+    def engine_board(self) -> EngineBoard:
+        """The board as the engine knows it (``games.duplicate.Board``), checked again on the way out."""
+        return EngineBoard(self.number, self.dealer, self.hands, CARDS[self.turned])
+
+    @classmethod
+    def from_engine(cls, round_: Round, board: EngineBoard, *, seed: int | None = None) -> Board:
+        """An unsaved row for the engine's ``board`` in ``round_`` (``seed``: the one it was dealt from, if any)."""
+        return cls(
+            round=round_,
+            number=board.number,
+            dealer=board.dealer,
+            deal=deal_text(board.hands),
+            turned=board.turned.index,
+            seed=seed,
+        )
