@@ -11,6 +11,7 @@ urlpatterns = [
     path("", competitions.dashboard, name="manage-dashboard"),
     path("new/", competitions.competition_new, name="manage-competition-new"),
     path("rules/", include("tournaments.rule_editor.urls")),
+    path("", include("tournaments.duplicate.urls")),
     path("c/<slug:slug>/", competitions.competition_page, name="manage-competition"),
     path("c/<slug:slug>/edit/", competitions.competition_edit, name="manage-competition-edit"),
     path("c/<slug:slug>/close/", competitions.competition_close, name="manage-competition-close"),

@@ -169,6 +169,36 @@ def _players_csv(w: World) -> dict[str, Any]:
     return {"import-file": SimpleUploadedFile("players.csv", b"name\nMie Smet\n", content_type="text/csv")}
 
 
+def _duplicate(w: World, *, hidden: bool = False) -> Competition:
+    """The public (or hidden) competition made duplicate, its rounds given boards (tournaments.duplicate).
+
+    The setting is chosen before the first round, so it is set here in the database, with each round's boards.
+    """
+    from games.duplicate import deal_boards
+    from tournaments.models import Board
+
+    competition = w.hidden if hidden else w.competition
+    if not competition.duplicate:
+        Competition.objects.filter(pk=competition.pk).update(duplicate=True)
+        competition.duplicate = True
+        for round_ in competition.rounds.all():
+            Board.objects.bulk_create(Board.from_engine(round_, board) for board in deal_boards(16, round_.pk))
+    return competition
+
+
+def _boards(name: str, number: int, *, hidden: bool = False) -> Callable[[World], str]:
+    """A board page of round ``number`` of the duplicate competition (``_duplicate``)."""
+    return lambda w: reverse(name, args=[_duplicate(w, hidden=hidden).slug, number])
+
+
+def _pbn_file(w: World) -> dict[str, Any]:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from games.duplicate import deal_boards, to_pbn
+
+    return {"file": SimpleUploadedFile("boards.pbn", to_pbn(deal_boards(16, 7)).encode())}
+
+
 def _announcement(w: World) -> str:
     from tournaments.models import Announcement
 
@@ -296,6 +326,17 @@ PAGES: dict[str, Page] = {
     "manage-round-reopen": Page(
         "manage-round-reopen", _manage("manage-round-reopen", 1), "post", lambda w: {"reopen-reason": "x"}
     ),
+    # tournaments/duplicate/urls.py (/manage/): a duplicate round's boards are hand records, for those who run it only
+    "manage-boards": Page("manage-boards", _boards("manage-boards", 2)),
+    "manage-boards-in-play": Page("manage-boards", _boards("manage-boards", 1)),
+    "manage-boards-hidden": Page("manage-boards", _boards("manage-boards", 1, hidden=True)),
+    "manage-boards-not-duplicate": Page("manage-boards", _manage("manage-boards", 1)),
+    "manage-boards-pbn": Page("manage-boards-pbn", _boards("manage-boards-pbn", 2)),
+    "manage-boards-pbn-hidden": Page("manage-boards-pbn", _boards("manage-boards-pbn", 1, hidden=True)),
+    "manage-boards-print": Page("manage-boards-print", _boards("manage-boards-print", 2)),
+    "manage-boards-print-hidden": Page("manage-boards-print", _boards("manage-boards-print", 1, hidden=True)),
+    "manage-boards-import": Page("manage-boards-import", _boards("manage-boards-import", 2), "post", _pbn_file),
+    "manage-boards-import-in-play": Page("manage-boards-import", _boards("manage-boards-import", 1), "post", _pbn_file),
     # tournaments/checkin/urls.py: the phone page takes a player's public name and the venue code
     "checkin": Page("checkin", lambda w: reverse("checkin", args=[w.competition.slug])),
     "checkin-hidden": Page("checkin", lambda w: reverse("checkin", args=[w.hidden.slug])),
@@ -444,6 +485,16 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "manage-round-publish":           MANAGE_POST,
     "manage-round-finalise":          MANAGE_POST,
     "manage-round-reopen":            MANAGE_POST,
+    "manage-boards":                  MANAGE,
+    "manage-boards-in-play":          MANAGE,
+    "manage-boards-hidden":           MANAGE_HIDDEN,
+    "manage-boards-not-duplicate":    (LOG,     NO,      NO,    LOG,    HID,      NO,         HID,       HID),
+    "manage-boards-pbn":              MANAGE,
+    "manage-boards-pbn-hidden":       MANAGE_HIDDEN,
+    "manage-boards-print":            MANAGE,
+    "manage-boards-print-hidden":     MANAGE_HIDDEN,
+    "manage-boards-import":           MANAGE_POST,
+    "manage-boards-import-in-play":   MANAGE,  # refused beside the file field: round 1 has a line
     "checkin":                        EVERYONE,
     "checkin-hidden":                 MANAGERS,
     "checkin-post":                   EVERYONE,  # a 200 saying "checked in": the venue code is the key

@@ -29,6 +29,8 @@ from django.urls import reverse
 
 from games.rulesets import AfterPass, Game, Rotation, RuleSet
 from games.sessions import sitting_out
+from tournaments.duplicate.cards import spans
+from tournaments.duplicate.selectors import board_numbers
 from tournaments.models import Round, Seat, Table
 from tournaments.permissions import can_manage_competition
 from tournaments.services.privacy import public_name, shown_name
@@ -98,6 +100,12 @@ class PrintRound:
     is_zwicken: bool
     deals: int  # rows per sheet
     rotation_known: bool  # every row's dealer is pre-filled
+    boards: tuple[int, ...] = ()  # a duplicate round's board numbers, in the order every table plays them
+
+    @property
+    def board_order(self) -> str:
+        """The boards as the table card lists them, "1–16" (numbers only: the cards stay with the organisers)."""
+        return spans(self.boards)
 
 
 # -- selector -----------------------------------------------------------------------------------------------------
@@ -186,6 +194,7 @@ def print_round(
         is_zwicken=is_zwicken,
         deals=deals,
         rotation_known=not is_zwicken and rules.after_pass is not AfterPass.SAME_DEALER,
+        boards=tuple(board_numbers(round_)) if competition.duplicate else (),
     )
 
 
