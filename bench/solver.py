@@ -26,16 +26,10 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.duplicate import deal_boards
+from games.duplicate.pbn import hand_to_pbn
 from games.solver import analyse, solve
 
 TARGET_MEDIAN_S = 2.0
-
-
-def pbn_hand(hand: int) -> str:
-    ranks = "23456789TJQKA"
-    return ".".join(
-        "".join(ranks[r] for r in range(12, -1, -1) if hand >> (13 * suit + r) & 1) for suit in (3, 2, 1, 0)
-    )
 
 
 def full_analysis(boards: int, seed: int) -> None:
@@ -64,7 +58,7 @@ def against_dds(deals: int, seed: int) -> None:
     for board in deal_boards(deals, seed + 1):
         hands = board.hands
         start = time.perf_counter()
-        table = calc_dd_table(Deal("N:" + " ".join(pbn_hand(h) for h in hands))).to_list()
+        table = calc_dd_table(Deal("N:" + " ".join(hand_to_pbn(h) for h in hands))).to_list()
         dds_times.append((time.perf_counter() - start) / 20)
         for trump in (None, 0, 1, 2, 3):
             declarer = board.number % 4

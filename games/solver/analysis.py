@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from games.cards import ACE, SUITS, Card, Suit
-from games.duplicate.boards import Board, aces_held, holder
+from games.cards import SUIT_MASKS, SUITS, Suit, cards_of
+from games.duplicate.boards import ACES, Board, holder, troel_holder
 from games.solver.native import reaches, solve
 
 ALL_TRICKS = 13
@@ -68,23 +68,18 @@ def analyse(board: Board) -> list[Solved]:
 def troel_row(board: Board) -> Solved | None:
     """Troel for the position with three aces (partner: the fourth ace's holder, who leads it; its suit is trump)
     or four (trump hearts; partner: the holder of the highest heart the declarer lacks), else None."""
-    counts = aces_held(board)
-    declarer = next((p for p, count in enumerate(counts) if count >= 3), None)
+    declarer = troel_holder(board)
     if declarer is None:
         return None
     hands = board.hands
-    if counts[declarer] == 3:
-        fourth = next(c for c in board_cards(board) if c.rank == ACE and not hands[declarer] & c.bit)
+    missing = [ace for ace in ACES if not hands[declarer] & ace.bit]
+    if missing:
+        fourth = missing[0]
         partner = holder(board, fourth)
         pair = tuple(sorted((declarer, partner)))
         tricks = solve(hands, leader=partner, trump=fourth.suit.order, maximisers=pair, first_card=fourth.index)
         return Solved("troel", pair, fourth.suit, partner, tricks)
-    hearts = sorted((c for c in board_cards(board) if c.suit is Suit.HEARTS), key=lambda c: -c.rank)
-    partner_heart = next(c for c in hearts if not hands[declarer] & c.bit)
-    pair = tuple(sorted((declarer, holder(board, partner_heart))))
+    hearts = cards_of(SUIT_MASKS[Suit.HEARTS.order] & ~hands[declarer])
+    pair = tuple(sorted((declarer, holder(board, hearts[-1]))))  # cards_of is low to high: the highest is last
     tricks = solve(hands, leader=board.leader, trump=Suit.HEARTS.order, maximisers=pair)
     return Solved("troel", pair, Suit.HEARTS, board.leader, tricks)
-
-
-def board_cards(board: Board) -> list[Card]:
-    return [card for position in range(4) for card in board.cards(position)]

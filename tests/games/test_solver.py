@@ -10,6 +10,7 @@ import pytest
 
 from games.cards import SUIT_MASKS, Card, Suit
 from games.duplicate.boards import Board
+from games.duplicate.pbn import hand_to_pbn
 from games.errors import GameError
 from games.solver import analyse, reaches, solve
 
@@ -103,13 +104,6 @@ def test_agrees_with_exhaustive_minimax_on_endings_of_up_to_four_cards(shape: st
         ) == (expected >= target)
 
 
-def pbn_hand(hand: int) -> str:
-    ranks = "23456789TJQKA"
-    return ".".join(
-        "".join(ranks[r] for r in range(12, -1, -1) if hand >> (13 * suit + r) & 1) for suit in (3, 2, 1, 0)
-    )
-
-
 # endplay's tables: by denomination (S H D C NT, endplay.types.Denom), then declarer N E S W; the lead is the
 # declarer's left
 BRIDGE_DEALS = 12
@@ -122,7 +116,7 @@ def test_agrees_with_a_bridge_solver_where_the_sides_sit_opposite() -> None:
     rng = random.Random("bridge")
     for _ in range(BRIDGE_DEALS):
         hands = random_ending(rng, 13)
-        table = endplay_dds.calc_dd_table(Deal("N:" + " ".join(pbn_hand(h) for h in hands))).to_list()
+        table = endplay_dds.calc_dd_table(Deal("N:" + " ".join(hand_to_pbn(h) for h in hands))).to_list()
         trump = rng.choice([None, 0, 1, 2, 3])  # C D H S as in games.cards
         denomination = 4 if trump is None else 3 - trump
         declarer = rng.randrange(4)
