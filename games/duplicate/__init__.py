@@ -8,20 +8,26 @@ so the cards' luck cancels out and the play decides.
 from games.duplicate.boards import Board, aces_held, deal_board, deal_boards, holder, troel_holder
 from games.duplicate.comparison import IMP_SCALE, cross_imps, imps, matchpoints, percentages
 from games.duplicate.pbn import TURNED_TAG, from_pbn, to_pbn
+from games.duplicate.seats import board_dealer, dealer_seat, hands_by_seat, positions_by_seat, seats_by_position
 
 __all__ = [
     "IMP_SCALE",
     "TURNED_TAG",
     "Board",
     "aces_held",
+    "board_dealer",
     "cross_imps",
     "deal_board",
     "deal_boards",
+    "dealer_seat",
     "from_pbn",
+    "hands_by_seat",
     "holder",
     "imps",
     "matchpoints",
     "percentages",
+    "positions_by_seat",
+    "seats_by_position",
     "to_pbn",
     "troel_holder",
 ]
