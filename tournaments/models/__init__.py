@@ -1,7 +1,7 @@
 """The domain: clubs and players, rule sets, competitions, seatings, score sheets."""
 
 from tournaments.models.audit import AuditEvent
-from tournaments.models.boards import Board
+from tournaments.models.boards import Board, BoardAnalysis
 from tournaments.models.checkin import CheckIn, VenueCode
 from tournaments.models.clubs import Club, Membership, Player
 from tournaments.models.competitions import Competition, Game, Registration, Round
@@ -16,6 +16,7 @@ __all__ = [
     "Announcement",
     "AuditEvent",
     "Board",
+    "BoardAnalysis",
     "CheckIn",
     "Club",
     "Competition",

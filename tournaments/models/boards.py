@@ -11,6 +11,7 @@ Boards are hand records: they stay with those who run the competition (``tournam
 
 from __future__ import annotations
 
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Value
 from django.db.models.functions import Length, Replace, Substr
@@ -105,3 +106,79 @@ class Board(models.Model):
             turned=board.turned.index,
             seed=seed,
         )
+
+
+ANALYSIS_BUDGET_MAX = 10**12  # nodes per contract: far past any budget that finishes in a working day
+ANALYSIS_ATTEMPTS_MAX = 100  # the reconciliation gives up after a few (``tournaments.duplicate.analysis``)
+ANALYSIS_ERROR_MAX = 1000
+
+
+class BoardAnalysis(models.Model):
+    """The double-dummy solver's table for one board (``games.solver.analysis.analyse``), kept beside it.
+
+    One row a board, made when the round's boards are dealt or read (``tournaments.duplicate.analysis``); a board
+    replaced takes its analysis with it (cascade). ``rows`` are the solver's answers as plain JSON, one object a
+    contract and side: ``{"contract", "declarers", "trump", "leader", "low", "high"}``, the trump a suit letter
+    (C, D, H, S) or null, ``low == high`` when the solver settled it within ``budget`` nodes a contract, otherwise
+    the bounds it proved. Like the board itself it is a hand record: shown once the round is finalised.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the solver")
+        RUNNING = "running", _("Being analysed")
+        DONE = "done", _("Analysed")
+        FAILED = "failed", _("Analysis failed")
+
+    board = models.OneToOneField(Board, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.PENDING)
+    rows = models.JSONField(_("rows"), default=list, blank=True)
+    # the solver's node budget per contract this analysis ran with (settings.WIEZEN_SOLVER_BUDGET); None: unbounded
+    budget = models.PositiveBigIntegerField(
+        _("node budget"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(ANALYSIS_BUDGET_MAX)],
+    )
+    attempts = models.PositiveSmallIntegerField(
+        _("attempts"), default=0, validators=[MinValueValidator(0), MaxValueValidator(ANALYSIS_ATTEMPTS_MAX)]
+    )
+    queued_at = models.DateTimeField(_("queued at"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    error = models.CharField(_("error"), max_length=ANALYSIS_ERROR_MAX, blank=True, default="")
+
+    class Meta:
+        ordering = ["board"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=["pending", "running", "done", "failed"]),
+                name="board_analysis_status_known",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(budget__isnull=True) | models.Q(budget__gte=1, budget__lte=ANALYSIS_BUDGET_MAX),
+                name="board_analysis_budget_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(attempts__gte=0, attempts__lte=ANALYSIS_ATTEMPTS_MAX),
+                name="board_analysis_attempts_range",
+            ),
+            # running: started, not finished; done or failed: started and finished, in that order
+            models.CheckConstraint(
+                condition=~models.Q(status="running") | models.Q(started_at__isnull=False, finished_at__isnull=True),
+                name="board_analysis_running_is_started",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status__in=["done", "failed"])
+                | models.Q(started_at__isnull=False, finished_at__gte=F("started_at")),
+                name="board_analysis_finished_after_started",
+            ),
+            # a failure says why; a success has nothing to say
+            models.CheckConstraint(
+                condition=(models.Q(status="failed") & ~models.Q(error=""))
+                | (~models.Q(status="failed") & models.Q(error="")),
+                name="board_analysis_error_only_when_failed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} – analysis ({self.status})"
