@@ -18,13 +18,14 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from games.contracts import CONTRACTS, Side
-from games.errors import FieldError, InvalidSheet
+from games.errors import FieldError, GameError, InvalidSheet
 from scoring.models import Standing
 from scoring.records import ScoringError
 from scoring.services import recompute_standings
 from tournaments import limits
 from tournaments.csv_cells import restore, write_csv
 from tournaments.models import (
+    Board,
     Club,
     Competition,
     DealEntry,
@@ -250,6 +251,7 @@ COMPETITION_SETTINGS = (
     "evening_decay",
     "seating_method",
     "keep_clubmates_apart",
+    "duplicate",
 )
 
 
@@ -276,6 +278,7 @@ def export_competition(competition: Competition) -> dict[str, Any]:
                 "status": round_.status,
                 "method": round_.method,
                 "byes": list(round_.byes or []),
+                **({"boards": _export_boards(round_)} if competition.duplicate else {}),
                 "tables": tables,
             }
         )
@@ -325,6 +328,14 @@ def export_competition(competition: Competition) -> dict[str, Any]:
             for p in competition.penalties.select_related("round").order_by("pk")
         ],
     }
+
+
+def _export_boards(round_: Round) -> list[dict[str, Any]]:
+    """A duplicate round's boards as stored: the deal's 52 compass letters, the turned card's index, the seed."""
+    return [
+        {"number": b.number, "dealer": b.dealer, "deal": b.deal, "turned": b.turned, "seed": b.seed}
+        for b in round_.boards.order_by("number")
+    ]
 
 
 def import_competition(archive: Any, *, club: Club, by: Any = None, slug: str | None = None) -> Competition:
@@ -478,10 +489,37 @@ def _import_round(
     checked(round_, part.where)
     status, round_.status = round_.status, Round.Status.IN_PLAY  # takes the lines; its own status is set after
     round_.save()
+    if competition.duplicate:  # before the lines: each is checked against its board
+        _import_boards(part, round_, competition.deals_per_session or 0)
     errors: list[FieldError] = []
     for table in part["tables"].objects():
         errors += _import_table(table, round_, players, places, by)
     return round_, status, errors
+
+
+def _import_boards(part: Part, round_: Round, count: int) -> None:
+    """A duplicate round's boards 1..``count``, each a whole deal the database and the engine accept."""
+    boards = part.get("boards", [])
+    numbers = []
+    for item in boards.objects():
+        board = Board(
+            round=round_,
+            number=item["number"].value,
+            dealer=item["dealer"].value,
+            deal=item["deal"].value,
+            turned=item["turned"].value,
+            seed=item.get("seed").value,
+        )
+        checked(board, item.where)
+        try:
+            board.engine_board()
+        except (GameError, ValueError) as exc:
+            raise problem(item.where, f"not a deal: {exc}", INVALID) from exc
+        board.save()
+        numbers.append(board.number)
+    if sorted(numbers) != list(range(1, count + 1)):
+        where = at(part.where, "boards")
+        raise problem(where, f"a duplicate round has boards 1 to {count}, one a deal; the archive gives {len(numbers)}")
 
 
 def _import_table(
