@@ -33,14 +33,18 @@ def load_demo(**options: Any) -> str:
     return out.getvalue()
 
 
+DEMO = "demo-tournament"
+
+
 def the_competition() -> Competition:
-    return Competition.objects.get()
+    return Competition.objects.get(slug=DEMO)
 
 
 def snapshot() -> dict[tuple[int, int], dict[str, Any]]:
     """Every sheet of the demo by (round, table): who sits where (by federation id) and its current lines."""
     out: dict[tuple[int, int], dict[str, Any]] = {}
-    for sheet in ScoreSheet.objects.select_related("table__round").order_by("table__round__number", "table__number"):
+    sheets = ScoreSheet.objects.filter(table__round__competition__slug=DEMO).select_related("table__round")
+    for sheet in sheets.order_by("table__round__number", "table__number"):
         key = (sheet.table.round.number, sheet.table.number)
         out[key] = {
             "seats": list(sheet.table.seats.order_by("position").values_list("player__federation_id", flat=True)),
@@ -71,7 +75,11 @@ def test_the_demo_is_one_club_of_18_players_and_a_tournament_of_three_rounds() -
 def test_every_demo_sheet_holds_a_complete_session_of_16_deals() -> None:
     load_demo()
 
-    sheets = list(ScoreSheet.objects.select_related("table__round__competition__rule_set"))
+    sheets = list(
+        ScoreSheet.objects.filter(table__round__competition__slug=DEMO).select_related(
+            "table__round__competition__rule_set"
+        )
+    )
     assert len(sheets) == ROUNDS * len(table_sizes(DEMO_PLAYERS))
     for sheet in sheets:
         replayed = engine_sheet(sheet)  # the engine accepts the stored lines as they are
@@ -87,14 +95,15 @@ def test_the_demo_confirms_rounds_1_and_2_and_leaves_round_3_in_play_with_two_sh
     assert rounds[1].status == rounds[2].status == Round.Status.COMPLETE
     assert rounds[3].status == Round.Status.IN_PLAY
     states = {
-        (s.table.round.number, s.table.number): s.state for s in ScoreSheet.objects.select_related("table__round")
+        (s.table.round.number, s.table.number): s.state
+        for s in ScoreSheet.objects.filter(table__round__competition__slug=DEMO).select_related("table__round")
     }
     confirmed = {key for key, state in states.items() if state == ScoreSheet.State.CONFIRMED}
     assert {key for key in states if key not in confirmed} == {(3, 3), (3, 4)}
     assert all(states[key] == ScoreSheet.State.ENTERED for key in [(3, 3), (3, 4)])
     # confirmed through the service, as a second person would: each confirmation is in the sheet's history
     organiser = get_user_model().objects.get(username="organiser")
-    reviews = AuditEvent.objects.filter(action=AuditEvent.Action.CONFIRM)
+    reviews = AuditEvent.objects.filter(action=AuditEvent.Action.CONFIRM, competition_id=the_competition().pk)
     assert reviews.count() == len(confirmed) and set(reviews.values_list("user_id", flat=True)) == {organiser.pk}
 
 
@@ -102,7 +111,9 @@ def test_the_demo_standings_show_both_confirmed_and_provisional_rows(client: Cli
     load_demo()
 
     competition = the_competition()
-    unconfirmed_tables = ScoreSheet.objects.filter(table__round__number=3, state=ScoreSheet.State.ENTERED)
+    unconfirmed_tables = ScoreSheet.objects.filter(
+        table__round__competition=competition, table__round__number=3, state=ScoreSheet.State.ENTERED
+    )
     waiting = set(Seat.objects.filter(table__sheet__in=unconfirmed_tables).values_list("player_id", flat=True))
     assert len(waiting) == 8  # the two tables of four of round 3
 
@@ -182,3 +193,28 @@ def test_the_readme_restore_drill_restores_the_demo_with_the_same_standings(tmp_
         return list(rows.values_list("rank", "player__last_name", "points"))
 
     assert table(restored) == table(original) and len(table(original)) == DEMO_PLAYERS
+
+
+def test_the_demo_has_a_finalised_duplicate_evening_whose_boards_every_table_played() -> None:
+    from games.duplicate import positions_by_seat
+    from tournaments.duplicate.results import played_boards
+    from tournaments.models import Board
+
+    load_demo()
+
+    duplicate = Competition.objects.get(slug="demo-duplicate")
+    assert duplicate.duplicate and duplicate.registrations.count() == 13
+    (round_,) = duplicate.rounds.all()
+    assert round_.status == Round.Status.FINALISED
+    assert sorted(round_.tables.values_list("size", flat=True)) == [4, 4, 5]
+    assert list(Board.objects.filter(round=round_).values_list("number", flat=True)) == list(range(1, DEALS + 1))
+    boards = played_boards(round_)
+    assert sorted(boards) == list(range(1, DEALS + 1))
+    for number, tables in boards.items():
+        assert len(tables) == 3, f"board {number} is compared at three tables"
+        for played in tables:
+            dealer = played.line["dealer"]
+            size = round_.tables.get(number=played.table_number).size
+            assert played.seat_of == {p: s for s, p in positions_by_seat(size, dealer, (number - 1) % 4).items()}
+    contracts = {number: {played.contract for played in tables} for number, tables in boards.items()}
+    assert sum(len(kinds) == 1 for kinds in contracts.values()) >= DEALS // 2  # mostly the same contract

@@ -1,11 +1,12 @@
-"""Load the demo: a club of 18 players and a 3-round tournament with every sheet filled.
+"""Load the demo: a club of 18 players, a 3-round tournament with every sheet filled, and a duplicate evening.
 
 Seeded, so the demo is the same every time. Lines come from the engine's
 generator and go through the entry service like any typed line. The organiser
 confirms the sheets of rounds 1 and 2 and of round 3's first two tables
 (``confirm_sheet``, as a second person would: the demo lines have no author);
 round 3 stays in play with two sheets entered, so the standings show both
-confirmed and provisional rows.
+confirmed and provisional rows. The duplicate evening (``tournaments.duplicate.demo``) is one finalised round of
+16 boards at three tables, compared board by board, its boards analysed by the solver.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.db import transaction
 
 from games.generate import random_session
 from scoring.services import recompute_ratings, recompute_standings, recompute_statistics
+from tournaments.duplicate.demo import DUPLICATE_SLUG, load_duplicate_evening
 from tournaments.models import Club, Competition, DealEntry, Membership, Player, ScoreSheet
 from tournaments.services.competitions import create_competition, create_rule_set, register_players
 from tournaments.services.entry import record_deal
@@ -69,23 +71,24 @@ class Command(BaseCommand):
             self.stdout.write("The demo is already loaded (use --reset to load it again).")
             return
         with transaction.atomic():
-            competition = self._load()
-        recompute_standings(competition.pk, claim=False)
+            competition, duplicate = self._load()
+        for loaded in (competition, duplicate):
+            recompute_standings(loaded.pk, claim=False)
+            recompute_statistics(loaded.pk)
         recompute_ratings()
-        recompute_statistics(competition.pk)
-        entries = DealEntry.objects.filter(sheet__table__round__competition=competition).count()
-        self.stdout.write(self.style.SUCCESS(f"Demo loaded: {competition.name}, {entries} deal entries."))
+        for loaded in (competition, duplicate):
+            entries = DealEntry.objects.filter(sheet__table__round__competition=loaded).count()
+            self.stdout.write(self.style.SUCCESS(f"Demo loaded: {loaded.name}, {entries} deal entries."))
 
     def _delete(self) -> None:
-        competition = Competition.objects.filter(slug=DEMO_COMPETITION_SLUG).first()
-        if competition is not None:
+        for competition in Competition.objects.filter(slug__in=[DEMO_COMPETITION_SLUG, DUPLICATE_SLUG]):
             rule_set = competition.rule_set
             competition.delete()
             rule_set.delete()
         Club.objects.filter(slug=DEMO_CLUB_SLUG).delete()
         Player.objects.filter(federation_id__startswith="DEMO-").delete()
 
-    def _load(self) -> Competition:
+    def _load(self) -> tuple[Competition, Competition]:
         rng = random.Random(SEED)
         club = Club.objects.create(name="Demo Wiezenclub 't Klaverblad", slug=DEMO_CLUB_SLUG, city="Hemiksem")
         players = [
@@ -112,7 +115,7 @@ class Command(BaseCommand):
                     record_deal(sheet, line, source=DealEntry.Source.DEMO)
                 if number < ROUNDS or table.number < FIRST_UNCONFIRMED_TABLE_OF_LAST_ROUND:
                     confirm_sheet(sheet, by=organiser)  # the second pair of eyes: the organiser entered none
-        return competition
+        return competition, load_duplicate_evening(club, players, organiser, seed=SEED * 10 + ROUNDS + 1)
 
     def _organiser(self) -> Any:
         User = get_user_model()

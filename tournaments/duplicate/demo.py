@@ -1,0 +1,88 @@
+"""The demo's duplicate evening: 13 players at tables of 4, 4 and 5 play the same 16 boards, and the round is over.
+
+Each board gets a contract drawn by the engine's generator for the board's own positions; every table then plays
+that contract with its seats mapped by ``games.duplicate.seats`` (a table of five's dealer sits out), most tables
+taking the same tricks, some one more or one fewer, and now and then a table playing another contract: the
+comparison then has ties, tops and bottoms to show. Every line goes through the entry service, so the board's
+checks (troel by the holder of the aces, the turned trump) judge the demo like any typed line; a drawn line the
+board refuses is drawn again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from games.duplicate import dealer_seat, seats_by_position
+from games.generate import random_line
+from tournaments.models import Board, Club, Competition, DealEntry, Player, Round, RuleSet, ScoreSheet
+from tournaments.services.competitions import create_competition, create_rule_set, register_players
+from tournaments.services.entry import record_deal
+from tournaments.services.errors import EntryRejected
+from tournaments.services.rounds import create_round, finalise_round, publish_round
+from tournaments.services.sheets import confirm_sheet
+
+DUPLICATE_SLUG = "demo-duplicate"
+DEALS = 16
+PLAYERS = 13  # tables of 4, 4 and 5: every board is compared at three tables, one of them of five
+TRIES = 50  # draws per line before the demo gives up (it never needs more than a few)
+
+
+def load_duplicate_evening(club: Club, players: Sequence[Player], organiser: Any, seed: int) -> Competition:
+    """A finalised duplicate round of ``DEALS`` boards for the first ``PLAYERS`` of ``players``."""
+    rule_set = create_rule_set(name="IWWA (duplicate demo)", game="wiezen", preset="iwwa", club=club)
+    competition = create_competition(
+        club=club,
+        name="Demo duplicate evening",
+        slug=DUPLICATE_SLUG,
+        rule_set=rule_set,
+        deals_per_session=DEALS,
+        duplicate=True,
+    )
+    register_players(competition, list(players[:PLAYERS]))
+    round_ = publish_round(create_round(competition, seed=seed))
+    _play(round_, rule_set, random.Random(seed))
+    for sheet in ScoreSheet.objects.filter(table__round=round_):
+        confirm_sheet(sheet, by=organiser)
+    finalise_round(round_, by=organiser)
+    return competition
+
+
+def _play(round_: Round, rule_set: RuleSet, rng: random.Random) -> None:
+    rules = rule_set.engine_rules()
+    sheets = list(ScoreSheet.objects.filter(table__round=round_).select_related("table").order_by("table__number"))
+    for board in Board.objects.filter(round=round_).order_by("number"):
+        base = random_line(rules, rng, board.number, board.dealer, 4)
+        for sheet in sheets:
+            for _ in range(TRIES):
+                other = rng.random() < 0.15  # a table that bid otherwise
+                drawn = random_line(rules, rng, board.number, board.dealer, 4) if other else _varied(base, rng)
+                try:
+                    record_deal(sheet, _at_table(drawn, board, sheet.table.size), source=DealEntry.Source.DEMO)
+                    break
+                except EntryRejected:  # the board refuses it (troel without the aces, say): draw the board's again
+                    base = random_line(rules, rng, board.number, board.dealer, 4)
+            else:  # pragma: no cover - the generator's lines fit a board within a few draws
+                raise RuntimeError(f"no line fits board {board.number} at table {sheet.table.number}")
+
+
+def _varied(line: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The same contract, one trick more or fewer now and then."""
+    tricks = line.get("tricks")
+    if type(tricks) is not int or rng.random() < 0.55:
+        return line
+    return {**line, "tricks": max(0, min(13, tricks + rng.choice((-1, 1))))}
+
+
+def _at_table(line: dict[str, Any], board: Board, size: int) -> dict[str, Any]:
+    """A line written by the board's positions (a table of four whose seat *i* is position *i*) as a table of
+    ``size`` plays it: the dealer of deal *k* and each declarer's seat there."""
+    dealer = dealer_seat(board.number, size)
+    seat_of = seats_by_position(size, dealer, board.dealer)
+    out = {**line, "dealer": dealer}
+    if "declarers" in line:
+        out["declarers"] = [seat_of[p] for p in line["declarers"]]
+    if "offender" in line:
+        out["offender"] = seat_of[line["offender"]]
+    return out
