@@ -51,6 +51,14 @@ LINE_CODES: frozenset[str] = frozenset(
         "chips_not_conserved",
         "chips_mismatch",
         "pot_mismatch",
+        # a duplicate round's line against its board (``games.duplicate.validation``); the troel and turned-trump
+        # codes are a full deal record's too
+        "dealer_not_boards",
+        "four_aces_not_troel",
+        "troel_without_three_aces",
+        "troel_wrong_partner",
+        "trump_not_troel",
+        "trump_not_turned",
     }
 )
 
@@ -74,6 +82,7 @@ RECORD_CODES: frozenset[str] = frozenset(
         "duplicate_card",
         "exchange_by_passed_player",
         "exchange_out_of_order",
+        "hand_not_boards",
         "hand_size",
         "hands_shape",
         "incomplete_play",
@@ -95,9 +104,7 @@ RECORD_CODES: frozenset[str] = frozenset(
         "too_many_decisions",
         "too_many_exchanged",
         "too_many_plays",
-        "troel_without_three_aces",
-        "troel_wrong_partner",
-        "trump_not_turned",
+        "turned_not_boards",
         "turned_not_dealers",
         "unknown_bid",
         "unknown_card",

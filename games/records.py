@@ -51,6 +51,7 @@ __all__ = [
     "deal_record",
     "early_end_test",
     "opening_lead",
+    "troel_errors",
     "troel_partner",
 ]
 
@@ -148,7 +149,7 @@ def _check_trick_record(record: Mapping[str, Any], rules: RuleSet) -> RecordResu
     spec = CONTRACTS[contract]
     trump = contract_trump(spec.id, rules, turned, chosen, declarers, hands, errors)
     if contract == "troel":
-        errors += _troel_errors(declarers, partners, aces)
+        errors += troel_errors(declarers, partners, aces)
     masks = [mask(h) for h in hands]
     tricks_in_play = spec.max_tricks
     if contract == "kleine_miserie":
@@ -330,7 +331,14 @@ def contract_trump(
         return Suit.from_str(chosen)
     if rule is TrumpRule.TURNED:
         if chosen is not None and chosen != turned.suit.value:
-            errors.append(FieldError("trump_not_turned", "trump", f"{cid} is played in the turned suit {turned.suit}"))
+            errors.append(
+                FieldError(
+                    "trump_not_turned",
+                    "trump",
+                    f"{cid} is played in the turned suit {turned.suit}",
+                    values={"contract": cid, "trump": turned.suit.value, "turned": str(turned), "given": str(chosen)},
+                )
+            )
         return turned.suit
     # troel: the suit of the fourth ace; with all four aces, hearts
     holder = declarers[0] if declarers else -1
@@ -351,9 +359,22 @@ def troel_partner(hands: list[list[Card]], seat: int, seats: list[int]) -> int:
     return -1  # pragma: no cover - 13 hearts cannot all be in one hand with four aces
 
 
-def _troel_errors(declarers: list[int], partners: dict[int, int], aces: dict[int, int]) -> list[FieldError]:
+def troel_errors(declarers: list[int], partners: dict[int, int], aces: dict[int, int]) -> list[FieldError]:
+    """Troel's side: the holder of three (or four) aces first, then ``partners[holder]`` (``troel_partner``).
+
+    The errors name their seats (``FieldError.seats``): the holder; for a wrong partner the holder, the partner
+    named and the right one.
+    """
     if len(declarers) != 2:
-        return [FieldError("missing_partner", "declarers", f"troel is played by two, got {declarers}")]
+        return [
+            FieldError(
+                "missing_partner",
+                "declarers",
+                f"troel is played by two, got {declarers}",
+                tuple(declarers),
+                {"contract": "troel"},
+            )
+        ]
     holder, partner = declarers
     if aces.get(holder, 0) < 3:
         return [
@@ -361,6 +382,8 @@ def _troel_errors(declarers: list[int], partners: dict[int, int], aces: dict[int
                 "troel_without_three_aces",
                 "declarers",
                 f"seat {holder + 1} plays troel with {aces.get(holder, 0)} aces",
+                (holder,),
+                {"aces": aces.get(holder, 0)},
             )
         ]
     if partners[holder] != partner:
@@ -370,6 +393,8 @@ def _troel_errors(declarers: list[int], partners: dict[int, int], aces: dict[int
                 "declarers",
                 f"troel's partner is seat {partners[holder] + 1}, who holds the fourth ace"
                 f" (or the highest heart the declarer lacks), not {seat_text(partner)}",
+                (holder, partner, partners[holder]),
+                {"aces": aces[holder]},
             )
         ]
     return []

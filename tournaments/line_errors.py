@@ -17,11 +17,14 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
+from games.cards import SUIT_LETTERS, Card
 from games.codes import RECORD_CODES
 from games.contracts import CONTRACTS, Side
-from games.errors import FieldError
+from games.errors import FieldError, GameError
 from games.lines import NOTE_MAX_LENGTH
 from tournaments.contract_names import contract_name
+from tournaments.duplicate.cards import card_text
+from tournaments.line_text import suit_text
 
 # The entry form's labels (the same words, already translated), by the engine's field names.
 FIELD_LABELS: Mapping[str, Any] = {
@@ -78,6 +81,18 @@ class _Reader:
 
     def value(self, key: str) -> int | str:
         return self.values.get(key, "")
+
+    def card(self, key: str) -> str:
+        """A card of the values ("10H") as people write it ("♥10"); "" when there is none."""
+        try:
+            return card_text(Card.from_str(str(self.values.get(key, ""))))
+        except GameError:
+            return ""
+
+    def suit(self, key: str) -> str:
+        """A suit of the values ("H") in words ("♥ hearts"); "" when there is none."""
+        letter = self.values.get(key)
+        return suit_text(letter) if isinstance(letter, str) and letter in SUIT_LETTERS else ""
 
 
 Sentence = Callable[[_Reader], str]
@@ -238,6 +253,94 @@ def _fixed(text: str) -> Sentence:
     return lambda r: _(text)
 
 
+# -- a duplicate round's line against its board (``games.duplicate.validation``) --------------------------------------
+
+
+def _dealer_not_boards(r: _Reader) -> str:
+    if len(r.error.seats) == 2:
+        dealer, expected = r.error.seats
+        return _(
+            "In duplicate play deal 1 is dealt by %(expected)s, not by %(dealer)s: the seat that deals takes the "
+            "board's dealer hand."
+        ) % {"expected": r.seat(expected), "dealer": r.seat(dealer)}
+    return _("In duplicate play deal 1 is dealt by seat 1: the seat that deals takes the board's dealer hand.")
+
+
+def _troel_without_three_aces(r: _Reader) -> str:
+    seats = r.error.seats
+    if len(seats) >= 2:
+        holder = r.values.get("holder")
+        if isinstance(holder, int):
+            return _(
+                "Troel is played by the player holding three aces: on this board that is %(holder)s, not %(seats)s."
+            ) % {"holder": r.seat(holder), "seats": r.seats()}
+        return _("Nobody at this table holds three aces on this board, so nobody plays troel.")
+    if seats:
+        return _("%(seat)s does not hold three aces: only a player holding three aces plays troel.") % {
+            "seat": r.seat(seats[0])
+        }
+    return _("Only a player holding three aces plays troel.")
+
+
+def _troel_wrong_partner(r: _Reader) -> str:
+    if len(r.error.seats) >= 3:
+        _holder, given, right = r.error.seats[:3]
+        card = r.card("card")
+        if card:
+            return _("Troel's partner is %(right)s, who holds %(card)s, not %(given)s.") % {
+                "right": r.seat(right),
+                "card": card,
+                "given": r.seat(given),
+            }
+        return _("Troel's partner is %(right)s, not %(given)s.") % {"right": r.seat(right), "given": r.seat(given)}
+    return _(
+        "Troel's partner is the player holding the fourth ace (with four aces: the highest heart the troel player "
+        "lacks)."
+    )
+
+
+def _four_aces_not_troel(r: _Reader) -> str:
+    if r.error.seats:
+        return _("%(seat)s holds all four aces, and under these rules four aces are no troel.") % {
+            "seat": r.seat(r.error.seats[0])
+        }
+    return _("Under these rules four aces in one hand are no troel.")
+
+
+def _trump_not_turned(r: _Reader) -> str:
+    contract = r.contract() or _("This contract")
+    suit, card = r.suit("trump"), r.card("turned")
+    if suit and card:
+        return _(
+            "%(contract)s is played in the turned trump, %(suit)s (the turned card is %(card)s): choose it or leave "
+            "the trump empty."
+        ) % {"contract": contract, "suit": suit, "card": card}
+    if suit:
+        return _("%(contract)s is played in the turned trump, %(suit)s: choose it or leave the trump empty.") % {
+            "contract": contract,
+            "suit": suit,
+        }
+    return _("%(contract)s is played in the turned trump: leave the trump empty.") % {"contract": contract}
+
+
+def _trump_not_troel(r: _Reader) -> str:
+    if r.value("aces") == 4:
+        return _("With four aces troel is played in hearts: choose hearts or leave the trump empty.")
+    suit = r.suit("trump")
+    if suit:
+        return _("Troel is played in the suit of the fourth ace, %(suit)s: choose it or leave the trump empty.") % {
+            "suit": suit
+        }
+    return _("Troel is played in the suit of the fourth ace: leave the trump empty.")
+
+
+def _no_board(r: _Reader) -> str:
+    deal = r.value("deal")
+    if deal:
+        return _("This round has no board %(deal)s: ask the organiser to check the round's boards.") % {"deal": deal}
+    return _("This round has no board for this deal: ask the organiser to check the round's boards.")
+
+
 _RECORD = gettext_noop("This deal record is not valid: check its cards, bids and plays.")
 
 SENTENCES: dict[str, Sentence] = {
@@ -314,6 +417,14 @@ SENTENCES: dict[str, Sentence] = {
     "trump_ace_passed": lambda r: _("%(seats)s held the trump ace and had to play.") % {"seats": r.seats()},
     "chips_not_conserved": _fixed(gettext_noop("The chips and the pot do not add up: together they change by zero.")),
     "chips_mismatch": _chips_mismatch,
+    # a duplicate round's line against its board
+    "dealer_not_boards": _dealer_not_boards,
+    "troel_without_three_aces": _troel_without_three_aces,
+    "troel_wrong_partner": _troel_wrong_partner,
+    "four_aces_not_troel": _four_aces_not_troel,
+    "trump_not_turned": _trump_not_turned,
+    "trump_not_troel": _trump_not_troel,
+    "no_board": _no_board,
     # the entry service's own refusals
     "season_closed": _fixed(gettext_noop("This competition is closed: it takes no more lines.")),
     "sheet_final": _fixed(gettext_noop("This score sheet is final: it takes no more lines.")),
