@@ -50,6 +50,53 @@ PBN_SUIT_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Sui
 _RANK_OF_LETTER = {letter: 14 - i for i, letter in enumerate(PBN_RANKS)}
 _LETTER_OF_RANK = {rank: letter for letter, rank in _RANK_OF_LETTER.items()}
 
+# What can be wrong with a PBN file, by code: the English message, its parameters named. ``line``, ``game``,
+# ``board`` and ``count`` are numbers; ``hand``, ``holder``, ``dealer``, ``first`` and ``second`` compass letters;
+# ``card`` a card in the engine's notation; ``text`` what the file says, quoted back as read.
+PBN_PROBLEMS: dict[str, str] = {
+    "commentary_unclosed": "PBN line {line}: a commentary opened with {{ is never closed with }}",
+    "tag_malformed": 'PBN line {line}: a tag pair is written [Name "value"], not {text!r}',
+    "tag_unclosed": "PBN line {line}: the tag pair {name} is not closed with a quote and ]",
+    "board_tag_missing": 'PBN game {game}: no [Board "..."] tag, so its board number is unknown',
+    "board_number": "PBN game {game}: the board number is 1 or more, not {text!r}",
+    "deal_missing": 'board {board}: no [Deal "..."] tag: the four hands are missing',
+    "turned_missing": (
+        f'board {{board}}: no [{TURNED_TAG} "..."] tag: a Wiezen board needs the turned card '
+        f'(the dealer\'s last card, e.g. [{TURNED_TAG} "H7"])'
+    ),
+    "turned_unknown": (
+        f"board {{board}}: {TURNED_TAG}: unknown card {{text!r}}: write suit then rank (HT, S7) or rank then suit "
+        "(10H, TH, 7S)"
+    ),
+    "dealer_unknown": "board {board}: the dealer is N, E, S or W, not {text!r}",
+    "turned_not_dealers": (
+        "board {board}: the turned card {card} is in the hand of {holder}, not of the dealer {dealer}: "
+        "the dealer takes the turned card"
+    ),
+    "deal_no_compass": "board {board}: the Deal starts with a compass and a colon (N:, E:, S: or W:), not {text!r}",
+    "deal_compass_unknown": "board {board}: the Deal's first compass is N, E, S or W, not {text!r}",
+    "deal_hand_count": "board {board}: the Deal has {count} hands, not 4: {text!r}",
+    "hand_missing": "board {board}: the hand of {hand} is not given ('-'): a board needs all four hands",
+    "hand_not_four_suits": (
+        "board {board}: the hand of {hand} is written as four suits, spades.hearts.diamonds.clubs, not {text!r}"
+    ),
+    "hand_unknown_card": "board {board}: the hand of {hand}: unknown card {text!r} in {suit} {ranks!r}",
+    "hand_card_twice": "board {board}: the hand of {hand}: {card} is written twice",
+    "card_dealt_twice": "board {board}: {card} is dealt twice, to {first} and to {second}",
+    "hand_size": "board {board}: the hand of {hand} has {count} cards, not 13",
+    "board_twice": "board {board} is given twice in the PBN file",
+}
+
+
+class PbnError(GameError):
+    """What is wrong with a PBN file: ``code`` (a key of ``PBN_PROBLEMS``) and its ``params``, so that a caller can
+    say it in its reader's words; the message is the English one."""
+
+    def __init__(self, code: str, **params: object) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(PBN_PROBLEMS[code].format(**params))
+
 
 # --- export ----------------------------------------------------------------------------------------------------------
 
@@ -138,7 +185,7 @@ def _read_games(text: str) -> list[_Game]:
         elif char == "{":  # commentary, possibly over several lines
             end = text.find("}", i)
             if end < 0:
-                raise GameError(f"PBN line {line}: a commentary opened with {{ is never closed with }}")
+                raise PbnError("commentary_unclosed", line=line)
             line += text.count("\n", i, end)
             i = end + 1
             content = True
@@ -177,7 +224,7 @@ def _read_tag(text: str, i: int, line: int) -> tuple[str, str, int, int]:
     name = text[j:end]
     j = _skip_blanks(text, end)
     if not name or j >= len(text) or text[j] != '"':
-        raise GameError(f'PBN line {start_line}: a tag pair is written [Name "value"], not {text[i : i + 40]!r}')
+        raise PbnError("tag_malformed", line=start_line, text=text[i : i + 40])
     j += 1
     value: list[str] = []
     while j < len(text) and text[j] != '"':
@@ -189,7 +236,7 @@ def _read_tag(text: str, i: int, line: int) -> tuple[str, str, int, int]:
         j += 1
     j = _skip_blanks(text, j + 1)
     if j >= len(text) or text[j] != "]":
-        raise GameError(f"PBN line {start_line}: the tag pair {name} is not closed with a quote and ]")
+        raise PbnError("tag_unclosed", line=start_line, name=name)
     return name, "".join(value), j + 1, line
 
 
@@ -204,18 +251,16 @@ def card_from_pbn(text: str) -> Card:
     return card
 
 
-def _compass(text: str, what: str) -> int:
-    position = COMPASS.find(text.strip().upper()) if len(text.strip()) == 1 else -1
-    if position < 0:
-        raise GameError(f"{what} is N, E, S or W, not {text!r}")
-    return position
+def _compass(text: str) -> int:
+    """N, E, S, W → 0..3; -1 for anything else."""
+    return COMPASS.find(text.strip().upper()) if len(text.strip()) == 1 else -1
 
 
-def _hand_from_pbn(text: str, where: str) -> list[Card]:
+def _hand_from_pbn(text: str, board: int, hand: str) -> list[Card]:
     """The cards of ``AKQ2.JT9..876543`` (``-`` for a void, ``10`` for the ten, any case)."""
     suits = text.split(".")
     if len(suits) != 4:
-        raise GameError(f"{where} is written as four suits, spades.hearts.diamonds.clubs, not {text!r}")
+        raise PbnError("hand_not_four_suits", board=board, hand=hand, text=text)
     cards: list[Card] = []
     for suit, ranks in zip(PBN_SUIT_ORDER, suits, strict=True):
         written = ranks.upper().replace("10", "T")
@@ -224,10 +269,12 @@ def _hand_from_pbn(text: str, where: str) -> list[Card]:
         for letter in written:
             rank = _RANK_OF_LETTER.get(letter)
             if rank is None:
-                raise GameError(f"{where}: unknown card {letter!r} in {suit.name.lower()} {ranks!r}")
+                raise PbnError(
+                    "hand_unknown_card", board=board, hand=hand, text=letter, suit=suit.name.lower(), ranks=ranks
+                )
             card = CARDS[suit.order * 13 + rank - 2]
             if card in cards:
-                raise GameError(f"{where}: {card} is written twice")
+                raise PbnError("hand_card_twice", board=board, hand=hand, card=card)
             cards.append(card)
     return cards
 
@@ -236,68 +283,63 @@ def _board_from_game(game: _Game) -> Board:
     tags = game.tags
     number_text = tags.get("Board")
     if number_text is None:
-        raise GameError(f'PBN game {game.ordinal}: no [Board "..."] tag, so its board number is unknown')
+        raise PbnError("board_tag_missing", game=game.ordinal)
     if not number_text.strip().isdecimal() or int(number_text) < 1:
-        raise GameError(f"PBN game {game.ordinal}: the board number is 1 or more, not {number_text!r}")
+        raise PbnError("board_number", game=game.ordinal, text=number_text)
     number = int(number_text)
-    where = f"board {number}"
     deal = tags.get("Deal")
     if deal is None:
-        raise GameError(f'{where}: no [Deal "..."] tag: the four hands are missing')
+        raise PbnError("deal_missing", board=number)
     turned_text = tags.get(TURNED_TAG)
     if turned_text is None:
-        raise GameError(
-            f'{where}: no [{TURNED_TAG} "..."] tag: a Wiezen board needs the turned card '
-            f'(the dealer\'s last card, e.g. [{TURNED_TAG} "H7"])'
-        )
+        raise PbnError("turned_missing", board=number)
     try:
         turned = card_from_pbn(turned_text)
-    except GameError as error:
-        raise GameError(f"{where}: {TURNED_TAG}: {error}") from None
-    hands = _deal_from_pbn(deal, where)
+    except GameError:
+        raise PbnError("turned_unknown", board=number, text=turned_text) from None
+    hands = _deal_from_pbn(deal, number)
     holders = [position for position, hand in enumerate(hands) if turned in hand]
     dealer_text = tags.get("Dealer")
     if dealer_text is None:
         dealer = holders[0]  # the dealer keeps the turned card
     else:
-        try:
-            dealer = _compass(dealer_text, "the dealer")
-        except GameError as error:
-            raise GameError(f"{where}: {error}") from None
+        dealer = _compass(dealer_text)
+        if dealer < 0:
+            raise PbnError("dealer_unknown", board=number, text=dealer_text)
         if dealer not in holders:
-            raise GameError(
-                f"{where}: the turned card {turned} is in the hand of {COMPASS[holders[0]]}, "
-                f"not of the dealer {COMPASS[dealer]}: the dealer takes the turned card"
-            )
+            holder = COMPASS[holders[0]]
+            raise PbnError("turned_not_dealers", board=number, card=turned, holder=holder, dealer=COMPASS[dealer])
     n, e, s, w = (mask(hand) for hand in hands)
     return Board(number, dealer, (n, e, s, w), turned)
 
 
-def _deal_from_pbn(deal: str, where: str) -> list[list[Card]]:
+def _deal_from_pbn(deal: str, board: int) -> list[list[Card]]:
     """The four hands by position N, E, S, W of a ``Deal`` value, checked: 13 cards each, 52 distinct."""
     value = deal.strip()
     if len(value) < 2 or value[1] != ":":
-        raise GameError(f"{where}: the Deal starts with a compass and a colon (N:, E:, S: or W:), not {deal!r}")
-    first = _compass(value[0], f"{where}: the Deal's first compass")
+        raise PbnError("deal_no_compass", board=board, text=deal)
+    first = _compass(value[0])
+    if first < 0:
+        raise PbnError("deal_compass_unknown", board=board, text=value[0])
     written = value[2:].split()
     if len(written) != 4:
-        raise GameError(f"{where}: the Deal has {len(written)} hands, not 4: {deal!r}")
+        raise PbnError("deal_hand_count", board=board, count=len(written), text=deal)
     hands: list[list[Card]] = [[] for _ in range(4)]
     owner: dict[Card, int] = {}
     for offset, text in enumerate(written):
         position = (first + offset) % 4
         name = COMPASS[position]
         if text == "-":
-            raise GameError(f"{where}: the hand of {name} is not given ('-'): a board needs all four hands")
-        cards = _hand_from_pbn(text, f"{where}: the hand of {name}")
+            raise PbnError("hand_missing", board=board, hand=name)
+        cards = _hand_from_pbn(text, board, name)
         for card in cards:
             if card in owner:
-                raise GameError(f"{where}: {card} is dealt twice, to {COMPASS[owner[card]]} and to {name}")
+                raise PbnError("card_dealt_twice", board=board, card=card, first=COMPASS[owner[card]], second=name)
             owner[card] = position
         hands[position] = cards
     for position, cards in enumerate(hands):
         if len(cards) != 13:
-            raise GameError(f"{where}: the hand of {COMPASS[position]} has {len(cards)} cards, not 13")
+            raise PbnError("hand_size", board=board, hand=COMPASS[position], count=len(cards))
     return hands
 
 
@@ -314,7 +356,7 @@ def from_pbn(text: str) -> list[Board]:
             continue  # no board: tags about the file or the event only
         board = _board_from_game(game)
         if board.number in seen:
-            raise GameError(f"board {board.number} is given twice in the PBN file")
+            raise PbnError("board_twice", board=board.number)
         seen.add(board.number)
         boards.append(board)
     return boards

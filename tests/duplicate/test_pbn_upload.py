@@ -1,4 +1,4 @@
-"""What the PBN reader refuses reaches the organiser in their language: every shape of the engine's complaint has
+"""What the PBN reader refuses reaches the organiser in their language: every code of the engine's complaints has
 its own words in ``tournaments.duplicate.pbn_errors`` (none falls through to the English fallback), with
 compass positions and cards as the hand records write them, and never a Python list or an internal code."""
 
@@ -8,9 +8,10 @@ import pytest
 from django.utils import translation
 
 from games.duplicate import from_pbn
+from games.duplicate.pbn import PBN_PROBLEMS, PbnError
 from games.errors import GameError
 from tournaments.duplicate.cards import spans
-from tournaments.duplicate.pbn_errors import SHAPES, knows, reader_message
+from tournaments.duplicate.pbn_errors import WORDS, knows, reader_message
 
 HANDS = "N:T.AQ97.AJ92.KQJ6 J94.842.K87.AT74 AK872.T65.Q64.83 Q653.KJ3.T53.952"
 GOOD = f'[Board "1"]\n[Dealer "N"]\n[Deal "{HANDS}"]\n[TurnedCard "H7"]\n'
@@ -22,7 +23,7 @@ def board(**tags: str) -> str:
     return "".join(f'[{name} "{value}"]\n' for name, value in values.items() if value)
 
 
-# One broken file for every shape of complaint the PBN reader has (``SHAPES``), and what the reader is told.
+# One broken file for every complaint the PBN reader has (``PBN_PROBLEMS``), and what the reader is told.
 BROKEN: dict[str, tuple[str, str]] = {
     "comment-not-closed": ("{ never closed\n" + GOOD, "Line 1: a comment opened with { is never closed with }."),
     "tag-malformed": ("[Board 1]\n", 'Line 1: a tag is written [Name "value"], not “[Board 1]”.'),
@@ -66,14 +67,15 @@ BROKEN: dict[str, tuple[str, str]] = {
 }
 
 
-def engine_error(text: str) -> GameError:
-    with pytest.raises(GameError) as refused:
+def engine_error(text: str) -> PbnError:
+    with pytest.raises(PbnError) as refused:
         from_pbn(text)
     return refused.value
 
 
-def test_there_is_a_broken_file_for_every_shape() -> None:
-    assert len(BROKEN) == len(SHAPES)
+def test_there_is_a_broken_file_for_every_complaint_and_words_for_each() -> None:
+    assert sorted(engine_error(text).code for text, _said in BROKEN.values()) == sorted(PBN_PROBLEMS)
+    assert sorted(WORDS) == sorted(PBN_PROBLEMS)
 
 
 @pytest.mark.parametrize(("text", "said"), BROKEN.values(), ids=list(BROKEN))
