@@ -116,6 +116,18 @@ def test_the_organiser_lists_the_rounds_boards_with_their_hands(world: World) ->
     assert f"seed {seed}" in response.content.decode()
 
 
+def test_the_boards_page_says_how_many_sets_to_deal_and_warns_when_too_few_tables_compare(world: World) -> None:
+    doc = page(world.client("organiser").get(url("manage-boards", world.competition)))
+    assert "deal 2 sets of the boards" in doc.find(id="sets").text()  # 8 players: two tables, one set each
+    assert "needs 3 tables or more" in doc.find(id="few-tables").text()
+
+    bigger = seated_competition(players=12, duplicate=True)
+    bigger.organisers.add(world.users["organiser"])
+    doc = page(world.client("organiser").get(url("manage-boards", bigger)))
+    assert "deal 3 sets" in doc.find(id="sets").text()
+    assert not doc.find_all(id="few-tables")
+
+
 def test_the_round_page_links_a_duplicate_rounds_boards_only(world: World) -> None:
     client = world.client("organiser")
     duplicate = client.get(reverse("manage-round", args=[world.competition.slug, 1])).content.decode()

@@ -22,6 +22,9 @@ from tournaments.models import Round
 from tournaments.services.errors import ServiceError
 from tournaments.views.manage.competitions import managed_round
 
+# Below three tables a hand is compared with one other result at most: a top or a bottom, nothing between.
+FEWEST_TABLES = 3
+
 
 def duplicate_round(request: HttpRequest, slug: str, number: int) -> Round:
     """Round ``number`` of a duplicate competition the user runs; a 404 when the competition is not duplicate."""
@@ -39,6 +42,8 @@ def _page(request: HttpRequest, round_: Round, form: PbnUploadForm) -> HttpRespo
         "boards": [selectors.board_view(board.engine_board()) for board in boards],
         "seed": selectors.dealt_seed(boards),
         "replaceable": selectors.replaceable(round_),
+        "tables": round_.tables.count(),
+        "fewest_tables": FEWEST_TABLES,
         "form": form,
     }
     return render(request, "duplicate/boards.html", context)
