@@ -162,12 +162,24 @@ CELERY_TASK_ROUTES = {
     "scoring.tasks.recompute_ratings": {"queue": "analytics"},
     "scoring.tasks.full_ratings_check": {"queue": "analytics"},
     "scoring.tasks.recompute_statistics": {"queue": "analytics"},
+    "tournaments.duplicate.tasks.analyse_board": {"queue": "analytics"},
 }
+# The double-dummy solver's node budget per contract for a board's analysis (tournaments.duplicate.analysis): a
+# board's analysis then finishes in seconds, a contract it cannot settle keeps the bounds it proved. 0: no budget
+# (every count exact, but one-against-three solves can take minutes).
+WIEZEN_SOLVER_BUDGET = env_int("WIEZEN_SOLVER_BUDGET", default=500_000, minimum=0)
+if WIEZEN_SOLVER_BUDGET > 10**12:  # tournaments.BoardAnalysis.budget's range
+    raise ImproperlyConfigured(f"WIEZEN_SOLVER_BUDGET={WIEZEN_SOLVER_BUDGET} is past 10**12 nodes: use 0 for no budget")
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "reconcile-standings": {
         "task": "scoring.tasks.reconcile_standings",
         "schedule": float(env_int("STANDINGS_RECONCILE_SECONDS", default=60, minimum=1)),
+    },
+    # Duplicate boards with no analysis, or whose analysis failed or was lost, are queued again
+    "reconcile-board-analyses": {
+        "task": "tournaments.duplicate.tasks.reconcile_board_analyses",
+        "schedule": float(env_int("BOARD_ANALYSIS_RECONCILE_SECONDS", default=300, minimum=10)),
     },
     # Idempotency keys older than IDEMPOTENCY_TTL_HOURS are deleted (below, "resource limits")
     "purge-idempotency-keys": {"task": "tournaments.tasks.purge_idempotency_keys", "schedule": 3600.0},

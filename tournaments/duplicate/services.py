@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -22,6 +23,7 @@ from games.duplicate import Board as EngineBoard
 from games.duplicate import deal_boards, from_pbn
 from games.errors import GameError
 from tournaments import limits
+from tournaments.duplicate import analysis
 from tournaments.duplicate.cards import spans
 from tournaments.duplicate.pbn_errors import reader_message
 from tournaments.models import AuditEvent, Board, DealEntry, Round
@@ -65,6 +67,7 @@ def _refuse_if_played(round_: Round) -> None:
 
 def _store(round_: Round, boards: Sequence[EngineBoard], *, seed: int | None) -> list[Board]:
     Board.objects.filter(round=round_).delete()
+    transaction.on_commit(partial(analysis.queue_round, round_.pk))  # the solver's jobs, one a board, after commit
     return Board.objects.bulk_create(Board.from_engine(round_, board, seed=seed) for board in boards)
 
 
