@@ -2,6 +2,6 @@
 searched in C (``wiezendd.c``, built by ``make install``) and asked contract by contract by ``analysis``."""
 
 from games.solver.analysis import Solved, analyse, troel_row
-from games.solver.native import SolverUnavailable, reaches, solve
+from games.solver.native import SolverUnavailable, bounds, reaches, solve
 
-__all__ = ["Solved", "SolverUnavailable", "analyse", "reaches", "solve", "troel_row"]
+__all__ = ["Solved", "SolverUnavailable", "analyse", "bounds", "reaches", "solve", "troel_row"]

@@ -14,60 +14,77 @@ from itertools import combinations
 
 from games.cards import SUIT_MASKS, SUITS, Suit, cards_of
 from games.duplicate.boards import ACES, Board, holder, troel_holder
-from games.solver.native import reaches, solve
+from games.solver.native import bounds, reaches
 
 ALL_TRICKS = 13
 
 
 @dataclass(frozen=True, slots=True)
 class Solved:
-    """One contract at one board: ``tricks`` taken by its side under best play (miserie: by its declarer).
-
-    ``exact`` is False for solo slim that cannot take every trick: it was asked one question, so ``tricks``
-    (12) is only an upper bound there."""
+    """One contract at one board: the tricks its side takes under best play (miserie: its declarer's), known to
+    lie in ``low..high``. Exact (``low == high``) unless a node budget ran out first, or for solo slim that
+    cannot take every trick (one question was asked: ``high`` is 12 and ``low`` a bound that cost nothing)."""
 
     contract: str
     declarers: tuple[int, ...]
     trump: Suit | None
     leader: int
-    tricks: int
-    exact: bool = True
+    low: int
+    high: int
+
+    @property
+    def exact(self) -> bool:
+        return self.low == self.high
+
+    @property
+    def tricks(self) -> int | None:
+        """The count when it is known, else None."""
+        return self.low if self.low == self.high else None
 
 
-def analyse(board: Board) -> list[Solved]:
-    """Every contract of the module docstring at ``board``, in a fixed order (positions 0..3 = N, E, S, W)."""
+def analyse(board: Board, *, budget: int | None = None) -> list[Solved]:
+    """Every contract of the module docstring at ``board``, in a fixed order (positions 0..3 = N, E, S, W).
+    ``budget``: search nodes per contract (None: no limit, every count exact but solo slim's when not made)."""
     hands = board.hands
     turned = board.trump
     lead = board.leader
     rows: list[Solved] = []
     for pair in combinations(range(4), 2):
-        tricks = solve(hands, leader=lead, trump=turned.order, maximisers=pair)
-        rows.append(Solved("vraag", pair, turned, lead, tricks))
-    alone: dict[tuple[int, Suit], int] = {}
+        low, high = bounds(hands, leader=lead, trump=turned.order, maximisers=pair, budget=budget)
+        rows.append(Solved("vraag", pair, turned, lead, low, high))
+    alone: dict[tuple[int, Suit], tuple[int, int]] = {}
     for position in range(4):
         for suit in SUITS:
-            alone[position, suit] = solve(hands, leader=lead, trump=suit.order, maximisers=(position,))
-    rows.extend(Solved("alleen", (p,), turned, lead, alone[p, turned]) for p in range(4))
-    rows.extend(Solved("abondance", (p,), s, lead, alone[p, s]) for p in range(4) for s in SUITS)
+            alone[position, suit] = bounds(hands, leader=lead, trump=suit.order, maximisers=(position,), budget=budget)
+    rows.extend(Solved("alleen", (p,), turned, lead, *alone[p, turned]) for p in range(4))
+    rows.extend(Solved("abondance", (p,), s, lead, *alone[p, s]) for p in range(4) for s in SUITS)
     for position in range(4):
         for suit in SUITS:
-            made = reaches(hands, ALL_TRICKS, leader=position, trump=suit.order, maximisers=(position,))
-            rows.append(
-                Solved("solo_slim", (position,), suit, position, ALL_TRICKS if made else ALL_TRICKS - 1, exact=made)
-            )
-    troel = troel_row(board)
+            rows.append(solo_slim(board, position, suit, budget))
+    troel = troel_row(board, budget=budget)
     if troel is not None:
         rows.append(troel)
     for position in range(4):
         others = tuple(p for p in range(4) if p != position)
-        tricks = solve(hands, leader=lead, trump=None, maximisers=others, counted=(position,))
-        rows.append(Solved("miserie", (position,), None, lead, tricks))
+        low, high = bounds(hands, leader=lead, trump=None, maximisers=others, counted=(position,), budget=budget)
+        rows.append(Solved("miserie", (position,), None, lead, low, high))
     return rows
 
 
-def troel_row(board: Board) -> Solved | None:
+def solo_slim(board: Board, position: int, suit: Suit, budget: int | None = None) -> Solved:
+    """Solo slim for ``position`` in ``suit`` (the declarer leads): one question, every trick or not; the low
+    end of a range that is not 13 is a bound that costs no search."""
+    made = reaches(board.hands, ALL_TRICKS, leader=position, trump=suit.order, maximisers=(position,), budget=budget)
+    if made:
+        return Solved("solo_slim", (position,), suit, position, ALL_TRICKS, ALL_TRICKS)
+    low, high = bounds(board.hands, leader=position, trump=suit.order, maximisers=(position,), budget=0)
+    return Solved("solo_slim", (position,), suit, position, low, high if made is None else min(high, ALL_TRICKS - 1))
+
+
+def troel_row(board: Board, *, budget: int | None = None) -> Solved | None:
     """Troel for the position with three aces (partner: the fourth ace's holder, who leads it; its suit is trump)
-    or four (trump hearts; partner: the holder of the highest heart the declarer lacks), else None."""
+    or four (trump hearts; partner: the holder of the highest heart the declarer lacks), else None. ``budget``:
+    search nodes, as for ``analyse``."""
     declarer = troel_holder(board)
     if declarer is None:
         return None
@@ -77,9 +94,11 @@ def troel_row(board: Board) -> Solved | None:
         fourth = missing[0]
         partner = holder(board, fourth)
         pair = tuple(sorted((declarer, partner)))
-        tricks = solve(hands, leader=partner, trump=fourth.suit.order, maximisers=pair, first_card=fourth.index)
-        return Solved("troel", pair, fourth.suit, partner, tricks)
+        low, high = bounds(
+            hands, leader=partner, trump=fourth.suit.order, maximisers=pair, first_card=fourth.index, budget=budget
+        )
+        return Solved("troel", pair, fourth.suit, partner, low, high)
     hearts = cards_of(SUIT_MASKS[Suit.HEARTS.order] & ~hands[declarer])
     pair = tuple(sorted((declarer, holder(board, hearts[-1]))))  # cards_of is low to high: the highest is last
-    tricks = solve(hands, leader=board.leader, trump=Suit.HEARTS.order, maximisers=pair)
-    return Solved("troel", pair, Suit.HEARTS, board.leader, tricks)
+    low, high = bounds(hands, leader=board.leader, trump=Suit.HEARTS.order, maximisers=pair, budget=budget)
+    return Solved("troel", pair, Suit.HEARTS, board.leader, low, high)

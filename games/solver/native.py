@@ -10,6 +10,7 @@ import ctypes
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import overload
 
 from games.errors import GameError
 
@@ -36,8 +37,7 @@ def _load() -> ctypes.CDLL:
             library.wz_new.argtypes = []
             library.wz_free.restype = None
             library.wz_free.argtypes = [ctypes.c_void_p]
-            library.wz_solve.restype = ctypes.c_int
-            library.wz_solve.argtypes = [
+            position: list[type[ctypes.c_void_p | ctypes._Pointer[ctypes.c_uint64] | ctypes.c_int]] = [
                 ctypes.c_void_p,
                 ctypes.POINTER(ctypes.c_uint64),
                 ctypes.c_int,
@@ -45,12 +45,20 @@ def _load() -> ctypes.CDLL:
                 ctypes.c_int,
                 ctypes.c_int,
                 ctypes.c_int,
+            ]
+            library.wz_bounds.restype = ctypes.c_int
+            library.wz_bounds.argtypes = [
+                *position,
+                ctypes.c_longlong,
+                ctypes.POINTER(ctypes.c_int),
+                ctypes.POINTER(ctypes.c_int),
                 ctypes.POINTER(ctypes.c_longlong),
             ]
             library.wz_reach.restype = ctypes.c_int
             library.wz_reach.argtypes = [
-                *library.wz_solve.argtypes[:-1],
+                *position,
                 ctypes.c_int,
+                ctypes.c_longlong,
                 ctypes.POINTER(ctypes.c_longlong),
             ]
             _library = library
@@ -107,6 +115,45 @@ def _arguments(
 UNPLAYABLE = "the solver needs four hands of equal size, 52 distinct cards at most, and a first lead the leader holds"
 
 
+def _budget(budget: int | None) -> int:
+    if budget is None:
+        return -1
+    if budget < 0:
+        raise GameError(f"a node budget is a count of nodes, 0 or more, not {budget}")
+    return budget
+
+
+def bounds(
+    hands: Sequence[int],
+    *,
+    leader: int,
+    trump: int | None,
+    maximisers: Sequence[int],
+    counted: Sequence[int] | None = None,
+    first_card: int | None = None,
+    budget: int | None,
+) -> tuple[int, int]:
+    """The tightest range ``(low, high)`` of the tricks won by ``counted`` (default: ``maximisers``) under best
+    play that ``budget`` search nodes prove: first bounds that cost nothing (the top trumps' run, the leader's
+    quick tricks), then yes/no questions halving the range, all paid from the one budget. ``budget=None``
+    searches to the end: ``low == high``, the exact count. See ``solve`` for the other arguments."""
+    context = _context()
+    low, high, nodes = ctypes.c_int(0), ctypes.c_int(0), ctypes.c_longlong(0)
+    arguments = _arguments(hands, leader, trump, maximisers, counted, first_card)
+    status: int = context.library.wz_bounds(
+        context.pointer,
+        *arguments,
+        _budget(budget),
+        ctypes.byref(low),
+        ctypes.byref(high),
+        ctypes.byref(nodes),
+    )
+    if status < 0:
+        raise GameError(UNPLAYABLE)
+    return low.value, high.value
+
+
+@overload
 def solve(
     hands: Sequence[int],
     *,
@@ -115,17 +162,75 @@ def solve(
     maximisers: Sequence[int],
     counted: Sequence[int] | None = None,
     first_card: int | None = None,
-) -> int:
+    budget: None = None,
+) -> int: ...
+
+
+@overload
+def solve(
+    hands: Sequence[int],
+    *,
+    leader: int,
+    trump: int | None,
+    maximisers: Sequence[int],
+    counted: Sequence[int] | None = None,
+    first_card: int | None = None,
+    budget: int,
+) -> int | None: ...
+
+
+def solve(
+    hands: Sequence[int],
+    *,
+    leader: int,
+    trump: int | None,
+    maximisers: Sequence[int],
+    counted: Sequence[int] | None = None,
+    first_card: int | None = None,
+    budget: int | None = None,
+) -> int | None:
     """The tricks won by ``counted`` (default: ``maximisers``) when ``maximisers`` raise them and the others
     lower them, every hand visible. ``hands``: four bit sets of equal size by seat, clockwise; ``trump``: a
-    suit's order (0..3, C D H S) or None; ``first_card``: a card index the leader must lead (troel)."""
-    context = _context()
-    nodes = ctypes.c_longlong(0)
-    arguments = _arguments(hands, leader, trump, maximisers, counted, first_card)
-    result: int = context.library.wz_solve(context.pointer, *arguments, ctypes.byref(nodes))
-    if result < 0:
-        raise GameError(UNPLAYABLE)
-    return result
+    suit's order (0..3, C D H S) or None; ``first_card``: a card index the leader must lead (troel).
+    ``budget``: search nodes at most; None (unknown) when they did not settle the count."""
+    low, high = bounds(
+        hands,
+        leader=leader,
+        trump=trump,
+        maximisers=maximisers,
+        counted=counted,
+        first_card=first_card,
+        budget=budget,
+    )
+    return low if low == high else None
+
+
+@overload
+def reaches(
+    hands: Sequence[int],
+    target: int,
+    *,
+    leader: int,
+    trump: int | None,
+    maximisers: Sequence[int],
+    counted: Sequence[int] | None = None,
+    first_card: int | None = None,
+    budget: None = None,
+) -> bool: ...
+
+
+@overload
+def reaches(
+    hands: Sequence[int],
+    target: int,
+    *,
+    leader: int,
+    trump: int | None,
+    maximisers: Sequence[int],
+    counted: Sequence[int] | None = None,
+    first_card: int | None = None,
+    budget: int,
+) -> bool | None: ...
 
 
 def reaches(
@@ -137,13 +242,15 @@ def reaches(
     maximisers: Sequence[int],
     counted: Sequence[int] | None = None,
     first_card: int | None = None,
-) -> bool:
+    budget: int | None = None,
+) -> bool | None:
     """Whether ``maximisers`` can reach ``target`` counted tricks: one question of ``solve``'s search, enough
-    for a contract that needs every trick."""
+    for a contract that needs every trick. ``budget``: search nodes at most; None (unknown) when they did not
+    settle it."""
     context = _context()
     nodes = ctypes.c_longlong(0)
     arguments = _arguments(hands, leader, trump, maximisers, counted, first_card)
-    result: int = context.library.wz_reach(context.pointer, *arguments, target, ctypes.byref(nodes))
-    if result < 0:
+    result: int = context.library.wz_reach(context.pointer, *arguments, target, _budget(budget), ctypes.byref(nodes))
+    if result == -1:
         raise GameError(UNPLAYABLE)
-    return result == 1
+    return None if result < 0 else result == 1

@@ -41,6 +41,8 @@ typedef struct {
     int max_mask;   /* seats that raise the count */
     int count_mask; /* seats whose tricks count */
     long long nodes;
+    long long budget; /* nodes the current question may visit, or -1 for no limit */
+    int aborted;      /* the budget ran out: the search unwinds and its answers are unknown */
 } Ctx;
 
 static inline int popcount(u64 x) { return __builtin_popcountll(x); }
@@ -263,6 +265,10 @@ static int in_trick(Ctx *c, Node *n, int k, int target) {
     int result = !maximiser, decided = -1;
     for (int i = 0; i < nmoves; i++) {
         int card = order[i];
+        if (c->budget >= 0 && c->nodes >= c->budget) {
+            c->aborted = 1;
+            break;
+        }
         c->nodes++;
         int saved_best = n->best_pos;
         n->cards[k] = card;
@@ -284,6 +290,7 @@ static int in_trick(Ctx *c, Node *n, int k, int target) {
         }
         n->hands[player] |= 1ULL << card;
         n->best_pos = saved_best;
+        if (c->aborted) break;
         if (r == maximiser) {
             result = r;
             decided = card;
@@ -385,6 +392,7 @@ static int at_boundary(Ctx *c, Node *n, int target) {
     }
     n->decided = -1;
     int r = in_trick(c, n, 0, target);
+    if (c->aborted) return 0; /* unknown: nothing is stored */
     int suit = -1, depth = 0;
     if (n->decided >= 0) {
         suit = n->decided / 13;
@@ -417,6 +425,8 @@ static int prepare(Ctx *c, Node *n, const u64 hands_in[4], int leader, int trump
     c->max_mask = max_mask & 15;
     c->count_mask = count_mask & 15;
     c->nodes = 0;
+    c->budget = -1;
+    c->aborted = 0;
     memcpy(n->hands, hands_in, sizeof n->hands);
     n->leader = leader;
     n->best_pos = 0;
@@ -426,38 +436,98 @@ static int prepare(Ctx *c, Node *n, const u64 hands_in[4], int leader, int trump
     return size;
 }
 
-/* A forced first lead makes the root position unlike any other: it is searched without the table. */
+/* A forced first lead makes the root position unlike any other: it is searched without the table.
+ * 1 or 0, or -2 when the budget ran out first. */
 static int reach(Ctx *c, Node *n, int target) {
-    return n->forced ? in_trick(c, n, 0, target) : at_boundary(c, n, target);
+    int r = n->forced ? in_trick(c, n, 0, target) : at_boundary(c, n, target);
+    return c->aborted ? -2 : r;
 }
 
-/* The counted tricks under best play: the seats of `max_mask` raise them, the others lower them.
+/* Bounds that cost no search: the top-trump run and the leader's quick tricks, as at a trick boundary. */
+static void static_bounds(const Ctx *c, const Node *n, int size, int *lo, int *hi) {
+    *lo = 0;
+    *hi = size;
+    if (n->forced || size == 0) return;
+    if (c->trump >= 0) {
+        u64 trumps = (n->hands[0] | n->hands[1] | n->hands[2] | n->hands[3]) & (SUIT_BITS << (13 * c->trump));
+        if (trumps) {
+            int top = highest(trumps), holder = 0;
+            while (!((n->hands[holder] >> top) & 1)) holder++;
+            int run = 0;
+            while (trumps && ((n->hands[holder] >> highest(trumps)) & 1)) {
+                run++;
+                trumps &= ~(1ULL << highest(trumps));
+            }
+            if ((c->count_mask >> holder) & 1) {
+                if (run > *lo) *lo = run;
+            } else if (size - run < *hi) {
+                *hi = size - run;
+            }
+        }
+    }
+    if (((c->max_mask >> n->leader) & 1) == ((c->count_mask >> n->leader) & 1)) {
+        int quick = quick_tricks(c, n->hands, n->leader);
+        if ((c->max_mask >> n->leader) & 1) {
+            if (quick > *lo) *lo = quick;
+        } else if (size - quick < *hi) {
+            *hi = size - quick;
+        }
+    }
+}
+
+/* The tightest range [*low, *high] of the counted tricks under best play (the seats of `max_mask` raise them,
+ * the others lower them) that `budget` nodes prove (budget < 0: no limit, the exact value). First the bounds
+ * that cost nothing, then null-window questions, halving the range, until it closes or the budget runs out.
  * `hands`: four bit sets of equal size (0..13 cards); `leader` leads the first trick; `trump` 0..3 or -1;
- * `first_card` (-1 for none) is the card the leader must lead. Returns -1 when the hands are not playable. */
-int wz_solve(void *p, const u64 hands_in[4], int leader, int trump, int max_mask, int count_mask, int first_card,
-             long long *nodes) {
+ * `first_card` (-1 for none) is the card the leader must lead. Returns 0, or -1 when the hands are not playable. */
+int wz_bounds(void *p, const u64 hands_in[4], int leader, int trump, int max_mask, int count_mask, int first_card,
+              long long budget, int *low, int *high, long long *nodes) {
     Ctx *c = p;
     Node n;
     int size = prepare(c, &n, hands_in, leader, trump, max_mask, count_mask, first_card);
     if (size < 0) return -1;
-    int lo = 0, hi = size;
+    int lo, hi;
+    static_bounds(c, &n, size, &lo, &hi);
+    c->budget = budget;
     while (lo < hi) {
         int target = (lo + hi + 1) / 2;
-        if (reach(c, &n, target)) lo = target;
+        int r = reach(c, &n, target);
+        if (r < 0) break;
+        if (r) lo = target;
         else hi = target - 1;
     }
+    if (low) *low = lo;
+    if (high) *high = hi;
     if (nodes) *nodes = c->nodes;
+    return 0;
+}
+
+/* The exact count (wz_bounds without a budget). -1 when the hands are not playable. */
+int wz_solve(void *p, const u64 hands_in[4], int leader, int trump, int max_mask, int count_mask, int first_card,
+             long long *nodes) {
+    int lo, hi;
+    if (wz_bounds(p, hands_in, leader, trump, max_mask, count_mask, first_card, -1, &lo, &hi, nodes) < 0) return -1;
     return lo;
 }
 
 /* Whether the seats of `max_mask` can reach `target` counted tricks: one question, for a contract that needs
- * them all (solo) where the exact count does not matter. 1 or 0, or -1 when the hands are not playable. */
+ * them all (solo) where the exact count does not matter. 1 or 0; -2 when `budget` nodes (< 0: no limit) did not
+ * settle it; -1 when the hands are not playable. */
 int wz_reach(void *p, const u64 hands_in[4], int leader, int trump, int max_mask, int count_mask, int first_card,
-             int target, long long *nodes) {
+             int target, long long budget, long long *nodes) {
     Ctx *c = p;
     Node n;
-    if (prepare(c, &n, hands_in, leader, trump, max_mask, count_mask, first_card) < 0) return -1;
-    int yes = reach(c, &n, target);
+    int size = prepare(c, &n, hands_in, leader, trump, max_mask, count_mask, first_card);
+    if (size < 0) return -1;
+    int lo, hi;
+    static_bounds(c, &n, size, &lo, &hi);
+    int yes;
+    if (target <= lo) yes = 1;
+    else if (target > hi) yes = 0;
+    else {
+        c->budget = budget;
+        yes = reach(c, &n, target);
+    }
     if (nodes) *nodes = c->nodes;
     return yes;
 }

@@ -12,7 +12,7 @@ from games.cards import SUIT_MASKS, Card, Suit
 from games.duplicate.boards import Board
 from games.duplicate.pbn import hand_to_pbn
 from games.errors import GameError
-from games.solver import analyse, reaches, solve
+from games.solver import analyse, bounds, reaches, solve
 
 SUIT = 0x1FFF
 
@@ -102,6 +102,22 @@ def test_agrees_with_exhaustive_minimax_on_endings_of_up_to_four_cards(shape: st
         assert reaches(
             hands, target, leader=leader, trump=trump, maximisers=maximisers, counted=counted, first_card=first
         ) == (expected >= target)
+        budget = rng.choice([0, 1, 5, 20, 100])
+        low, high = bounds(
+            hands, leader=leader, trump=trump, maximisers=maximisers, counted=counted, first_card=first, budget=budget
+        )
+        assert low <= expected <= high, (shape, hands, leader, trump, maximisers, counted, first, budget)
+        answer = reaches(
+            hands,
+            target,
+            leader=leader,
+            trump=trump,
+            maximisers=maximisers,
+            counted=counted,
+            first_card=first,
+            budget=budget,
+        )
+        assert answer is None or answer == (expected >= target)
 
 
 # endplay's tables: by denomination (S H D C NT, endplay.types.Denom), then declarer N E S W; the lead is the
@@ -122,6 +138,37 @@ def test_agrees_with_a_bridge_solver_where_the_sides_sit_opposite() -> None:
         declarer = rng.randrange(4)
         ours = solve(hands, leader=(declarer + 1) % 4, trump=trump, maximisers=(declarer, (declarer + 2) % 4))
         assert ours == table[denomination][declarer], (hands, trump, declarer)
+
+
+def test_a_node_budget_gives_a_range_that_holds_the_exact_count_on_full_deals() -> None:
+    rng = random.Random("budget")
+    for _ in range(3):
+        hands = random_ending(rng, 13)
+        trump = rng.choice([None, 0, 1, 2, 3])
+        declarer = rng.randrange(4)
+        position = {"leader": (declarer + 1) % 4, "trump": trump, "maximisers": (declarer, (declarer + 2) % 4)}
+        exact = solve(hands, **position)  # type: ignore[arg-type]
+        assert bounds(hands, **position, budget=None) == (exact, exact)  # type: ignore[arg-type]
+        widths = []
+        for budget in (0, 100, 10_000, 1_000_000):
+            low, high = bounds(hands, **position, budget=budget)  # type: ignore[arg-type]
+            assert low <= exact <= high, (hands, trump, declarer, budget)
+            widths.append(high - low)
+            assert solve(hands, **position, budget=budget) in (None, exact)  # type: ignore[arg-type]
+        assert widths[0] >= widths[-1]
+
+
+def test_a_budget_of_no_nodes_still_answers_what_costs_no_search() -> None:
+    # North holds every spade and leads, spades trump: 13 tricks on sight, whatever the budget
+    hands = [SUIT_MASKS[3], SUIT_MASKS[2], SUIT_MASKS[1], SUIT_MASKS[0]]
+    assert bounds(hands, leader=0, trump=3, maximisers=(0,), budget=0) == (13, 13)
+    assert reaches(hands, 13, leader=0, trump=3, maximisers=(0,), budget=0) is True
+    assert solve(hands, leader=1, trump=None, maximisers=(0, 2), budget=0) == 0  # East cashes 13 hearts
+    deal = random_ending(random.Random("no nodes"), 13)
+    assert solve(deal, leader=1, trump=None, maximisers=(0, 2), budget=0) is None
+    assert reaches(deal, 7, leader=1, trump=None, maximisers=(0, 2), budget=0) is None
+    with pytest.raises(GameError, match="node budget"):
+        bounds(hands, leader=0, trump=3, maximisers=(0,), budget=-1)
 
 
 def test_the_solver_refuses_hands_that_cannot_be_played() -> None:
@@ -152,3 +199,15 @@ def test_a_board_of_one_suit_a_hand_is_solved_as_a_person_sees_it() -> None:
     assert rows["miserie", (1,), None].tricks == 13
     assert rows["miserie", (0,), None].tricks == 0
     assert not any(r.contract == "troel" for r in rows.values())
+    assert all(r.exact == (r.low == r.high) and r.tricks == (r.low if r.exact else None) for r in rows.values())
+
+
+def test_an_analysis_on_a_budget_gives_ranges_that_hold_the_exact_counts() -> None:
+    exact = analyse(suit_board(2))
+    for budget in (0, 10, 1_000):
+        bounded = analyse(suit_board(2), budget=budget)
+        assert [(r.contract, r.declarers, r.trump, r.leader) for r in bounded] == [
+            (r.contract, r.declarers, r.trump, r.leader) for r in exact
+        ]
+        for rough, known in zip(bounded, exact, strict=True):
+            assert rough.low <= known.low <= known.high <= rough.high, (budget, rough, known)
