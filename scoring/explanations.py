@@ -23,6 +23,8 @@ NAMES = {
     "points per deal": gettext_lazy("Points per deal"),
     "placement points": gettext_lazy("Placement points"),
     "placement points, then total points": gettext_lazy("Placement points, then total points"),
+    "matchpoints (%)": gettext_lazy("Matchpoints (%)"),
+    "cross-imps": gettext_lazy("Cross-IMPs"),
     "points": gettext_lazy("Points"),
     "sessions won": gettext_lazy("Sessions won"),
     "best session": gettext_lazy("Best session"),
@@ -31,6 +33,7 @@ NAMES = {
     "fewer penalties": gettext_lazy("Fewer penalties"),
 }
 
+KEEP_CASE = frozenset({"cross-imps"})  # names with an abbreviation in capitals stay as they are in a sentence
 NUMBER = r"-?\d+(?:\.\d+)?"
 PLAYERS = r"#\d+(?:(?:, | and )#\d+)*"
 
@@ -95,7 +98,9 @@ def _players(text: str, names: Mapping[int, str]) -> str:
 
 def _name(text: str) -> str:
     name = NAMES.get(text)
-    return str(name).lower() if name is not None else text
+    if name is None:
+        return text
+    return str(name) if text in KEEP_CASE else str(name).lower()
 
 
 def _theirs(text: str, names: Mapping[int, str]) -> str:
@@ -117,6 +122,11 @@ _VALUES: list[tuple[re.Pattern[str], Callable[[str], str]]] = [
     (
         re.compile(rf"(?P<n>{NUMBER}) points? per deal"),
         lambda n: ngettext("%(n)s point per deal", "%(n)s points per deal", _count(n)) % {"n": _number(n)},
+    ),
+    (re.compile(rf"(?P<n>{NUMBER})%"), lambda n: gettext("%(n)s%%") % {"n": _number(n)}),
+    (
+        re.compile(rf"(?P<n>{NUMBER}) IMPs?"),
+        lambda n: ngettext("%(n)s IMP", "%(n)s IMPs", _count(n)) % {"n": _number(n)},
     ),
     (
         re.compile(rf"(?P<n>{NUMBER}) penalty points?"),
@@ -188,5 +198,5 @@ _PHRASES: list[tuple[re.Pattern[str], Callable[[re.Match[str], Mapping[int, str]
             % {"tiebreak": _name(m["tiebreak"]), "mine": _value(m["mine"]), "theirs": _value(m["theirs"])}
         ),
     ),
-    (re.compile(rf"{NUMBER}(?: .+)?"), lambda m, names: _value(m[0])),
+    (re.compile(rf"{NUMBER}(?:%| .+)?"), lambda m, names: _value(m[0])),
 ]

@@ -9,6 +9,14 @@ rank, which floating point would not guarantee.
 Penalties are game points and are always deducted in full: they are not
 weighted by an evening's decay, and ``placement`` (which ranks a table as it
 was played) does not see them; ``combined`` does, through its second key.
+
+Duplicate competitions may rank by comparison instead (``matchpoints``,
+``cross_imps``): each board's score against the scores of the same hand at the
+other tables (``records.BoardScore``, maths in ``games.duplicate.comparison``).
+Those methods read only the sessions' ``boards`` and so, like ``placement``,
+do not see penalties: game points are not a percentage nor IMPs. A penalty
+still shows in the points column and counts for the ``fewer_penalties`` and
+``points`` tie-breaks.
 """
 
 from __future__ import annotations
@@ -21,7 +29,8 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import ClassVar
 
-from scoring.records import Penalty, ScoringError, SessionResult, UnknownMethod
+from games.duplicate import imps, matchpoints
+from scoring.records import BoardScore, Penalty, ScoringError, SessionResult, UnknownMethod
 
 Number = int | Fraction
 MethodValue = Number | tuple[Number, ...]
@@ -58,6 +67,13 @@ def format_number(value: float | Fraction) -> str:
     whole, decimals = divmod(abs(thousandths), 1000)
     sign = "-" if thousandths < 0 else ""
     return f"{sign}{whole}" if decimals == 0 else f"{sign}{whole}.{decimals:03d}".rstrip("0")
+
+
+def one_decimal(value: float | Fraction) -> str:
+    """A value rounded to one decimal, which is always printed ("55.0"); ties round to even, zero has no sign."""
+    tenths = round(Fraction(value) * 10)
+    whole, tenth = divmod(abs(tenths), 10)
+    return f"{'-' if tenths < 0 else ''}{whole}.{tenth}"
 
 
 def plural(value: Number | float, unit: str) -> str:
@@ -98,6 +114,8 @@ class StandingsMethod(ABC):
 
     key: ClassVar[str]
     name: ClassVar[str]
+    compares_boards: ClassVar[bool] = False
+    """It reads the sessions' ``boards``: for duplicate competitions only, whose records carry them."""
 
     @abstractmethod
     def value(
@@ -208,7 +226,92 @@ class Combined(StandingsMethod):
         return f"{plural(placement, 'placement point')}, {plural(total, 'point')}"
 
 
-METHODS: dict[str, StandingsMethod] = {m.key: m for m in (TotalPoints(), PointsPerDeal(), Placement(), Combined())}
+def board_percentage(board: BoardScore) -> Fraction | None:
+    """The board's matchpoints (2 for each other table beaten, 1 for each tie) as a percentage of the top.
+
+    ``None`` for a board played at one table only: there is nobody to compare with, so it gives no matchpoints
+    and does not count as a board played (not the 50 % ``games.duplicate.percentages`` gives a lone table).
+    """
+    if not board.others:
+        return None
+    scored = matchpoints((board.points, *board.others))[0]
+    return Fraction(100 * scored, 2 * len(board.others))
+
+
+def board_imps(board: BoardScore) -> Fraction | None:
+    """The board's cross-IMPs: the IMPs (``games.duplicate.IMP_SCALE``) of the difference with each other table,
+    averaged over them; ``None`` for a board played at one table only, as ``board_percentage``."""
+    if not board.others:
+        return None
+    return Fraction(sum(imps(board.points - other) for other in board.others), len(board.others))
+
+
+class Matchpoints(StandingsMethod):
+    """The player's average percentage over the boards they played, each board's matchpoints over its top.
+
+    Every board weighs the same, whether three tables or thirty played it; a board that only one table played
+    compares nothing and is left out, as is a board the player sat out at a table of five (they have no score on
+    it). A player with no board compared has 0. Under a league's decay a board weighs its evening's weight.
+    """
+
+    key = "matchpoints"
+    name = "Matchpoints (%)"
+    compares_boards = True
+
+    def value(
+        self,
+        sessions: Sequence[SessionResult],
+        penalties: Sequence[Penalty],
+        options: MethodOptions | None = None,
+        weights: Mapping[int, Fraction] | None = None,
+    ) -> Fraction:
+        total, played = Fraction(0), Fraction(0)
+        for session in sessions:
+            weight = _weight(session.evening, weights)
+            for board in session.boards:
+                percentage = board_percentage(board)
+                if percentage is not None:
+                    total += weight * percentage
+                    played += weight
+        return total / played if played else Fraction(0)
+
+    def describe(self, value: MethodValue) -> str:
+        assert not isinstance(value, tuple)
+        return f"{one_decimal(value)}%"
+
+
+class CrossImps(StandingsMethod):
+    """The player's cross-IMPs summed over the boards they played (``board_imps``); boards played at one table
+    only, and boards sat out, give nothing. Under a league's decay a board counts its evening's weight."""
+
+    key = "cross_imps"
+    name = "Cross-IMPs"
+    compares_boards = True
+
+    def value(
+        self,
+        sessions: Sequence[SessionResult],
+        penalties: Sequence[Penalty],
+        options: MethodOptions | None = None,
+        weights: Mapping[int, Fraction] | None = None,
+    ) -> Fraction:
+        total = Fraction(0)
+        for session in sessions:
+            weight = _weight(session.evening, weights)
+            for board in session.boards:
+                crossed = board_imps(board)
+                if crossed is not None:
+                    total += weight * crossed
+        return total
+
+    def describe(self, value: MethodValue) -> str:
+        assert not isinstance(value, tuple)
+        return plural(value, "IMP")
+
+
+METHODS: dict[str, StandingsMethod] = {
+    m.key: m for m in (TotalPoints(), PointsPerDeal(), Placement(), Combined(), Matchpoints(), CrossImps())
+}
 
 
 def find_method(key: str) -> StandingsMethod:

@@ -30,6 +30,25 @@ class UnknownTieBreak(ScoringError):
 
 
 @dataclass(frozen=True, slots=True)
+class BoardScore:
+    """A duplicate board as one player played it: their ``points`` on it and the ``others``' points on the same hand.
+
+    ``others`` are the points of every player who held the same hand (same board, same compass position) at the
+    other tables of the round, in any order; the player's own table is not among them. A board played at one table
+    only has no ``others``: the comparison methods give it nothing and do not count it as played. A player who sat
+    out a board (the dealer at a table of five) has no ``BoardScore`` for it at all.
+    """
+
+    board: int
+    points: int
+    others: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.board < 1:
+            raise ScoringError(f"board numbers start at 1, got {self.board}")
+
+
+@dataclass(frozen=True, slots=True)
 class SessionResult:
     """One player's result at one table's session (one score sheet).
 
@@ -38,6 +57,9 @@ class SessionResult:
     computed from the player's own record without looking up the others.
     ``deals`` is how many deals the player actually played: at a table of five
     one seat sits out each deal, and a bye is simply no session at all.
+    ``boards`` (duplicate competitions, for the comparison methods) is the
+    player's score on each board they played with the same hand's scores at the
+    other tables; empty when nothing asked for it.
     """
 
     player_id: int
@@ -49,9 +71,12 @@ class SessionResult:
     table_players: tuple[int, ...]
     contracts_bid: int = 0
     contracts_made: int = 0
+    boards: tuple[BoardScore, ...] = ()
 
     def __post_init__(self) -> None:
         where = f"session {self.session_id}, player {self.player_id}"
+        if len({b.board for b in self.boards}) != len(self.boards):
+            raise ScoringError(f"{where}: a board is listed twice in {[b.board for b in self.boards]}")
         if len(self.table_points) != len(self.table_players):
             raise ScoringError(
                 f"{where}: {len(self.table_points)} table points for {len(self.table_players)} table players"

@@ -182,7 +182,8 @@ def sheet_fingerprints(competition_id: int) -> dict[int, str]:
 
 
 def competition_sessions(competition_id: int) -> list[Session]:
-    """Every player's result at every table session, with the whole table's results beside it."""
+    """Every player's result at every table session, with the whole table's results beside it; a duplicate
+    competition ranked by comparison gets each session's boards too (``tournaments.duplicate.comparison``)."""
     tables: dict[int, list[tuple[int, int, int, int, int, int, int]]] = defaultdict(list)
     rows = TableSeatResult.objects.filter(sheet__table__round__competition_id=competition_id).values_list(
         "sheet_id",
@@ -205,7 +206,9 @@ def competition_sessions(competition_id: int) -> list[Session]:
             sessions.append(
                 Session(player_id, sheet_id, evening, points, deals, table_points, table_players, bid, made)
             )
-    return sessions
+    from tournaments.duplicate.comparison import with_boards  # board by board, for ranking by comparison
+
+    return with_boards(competition_id, sessions)
 
 
 def competition_penalty_records(competition_id: int) -> list[DatedPenalty]:

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("tournaments.ratings.urls")),
     path("", include("tournaments.display.urls")),
     path("", include("tournaments.offline.urls")),
+    path("", include("tournaments.duplicate.public_urls")),
     path("", views.home, name="home"),
     path("c/<slug:slug>/", views.competition_detail, name="competition"),
     path("c/<slug:slug>/standings/", views.standings_fragment, name="competition-standings"),

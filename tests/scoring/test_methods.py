@@ -183,12 +183,14 @@ def test_numbers_print_as_integers_or_at_most_three_decimals() -> None:
 
 
 def test_the_registry_holds_every_method_under_its_key() -> None:
-    assert list(METHODS) == ["total_points", "points_per_deal", "placement", "combined"]
+    assert list(METHODS) == ["total_points", "points_per_deal", "placement", "combined", "matchpoints", "cross_imps"]
     assert all(find_method(key).key == key and find_method(key).name for key in METHODS)
 
 
 def test_an_unknown_method_is_a_user_error_naming_the_known_keys() -> None:
-    with pytest.raises(UnknownMethod, match=r"'goals'.*total_points, points_per_deal, placement, combined"):
+    with pytest.raises(
+        UnknownMethod, match=r"'goals'.*total_points, points_per_deal, placement, combined, matchpoints, cross_imps"
+    ):
         find_method("goals")
     assert issubclass(UnknownMethod, ValueError)
 

@@ -40,6 +40,8 @@ METHOD_NAMES = {
     "points_per_deal": _("Points per deal"),
     "placement": _("Placement points"),
     "combined": _("Placement points, then total points"),
+    "matchpoints": _("Matchpoints (%)"),  # these two: duplicate competitions only (tournaments.duplicate.comparison)
+    "cross_imps": _("Cross-IMPs"),
 }
 VARIANT_NAMES = {
     "kleurenwiezen": _("Kleurenwiezen"),

@@ -170,6 +170,9 @@ class Competition(models.Model):
         from tournaments.duplicate.rules import setting_problems
 
         errors.update(setting_problems(self))  # Wiezen only, and fixed once rounds are seated
+        from tournaments.duplicate.comparison import method_problems
+
+        errors.update(method_problems(self))  # matchpoints and cross-IMPs compare boards: duplicate competitions only
         if (locked := lock_reason(self)) is not None:
             errors["__all__"] = locked  # a closed competition keeps its club, rules and scoring settings
         errors.update(problems(self))  # its rule set is its club's (or shared), for its game, kept once played
