@@ -191,6 +191,20 @@ def _boards(name: str, number: int, *, hidden: bool = False) -> Callable[[World]
     return lambda w: reverse(name, args=[_duplicate(w, hidden=hidden).slug, number])
 
 
+def _public_boards(
+    name: str, number: int, *more: int, hidden: bool = False, over: bool = True
+) -> Callable[[World], str]:
+    """A public board page (tournaments.duplicate.public_urls) of round ``number``, finalised first when ``over``."""
+
+    def url(w: World) -> str:
+        competition = _duplicate(w, hidden=hidden)
+        if over:
+            Round.objects.filter(competition=competition, number=number).update(status=Round.Status.FINALISED)
+        return reverse(name, args=[competition.slug, number, *more])
+
+    return url
+
+
 def _pbn_file(w: World) -> dict[str, Any]:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -337,6 +351,17 @@ PAGES: dict[str, Page] = {
     "manage-boards-print-hidden": Page("manage-boards-print", _boards("manage-boards-print", 1, hidden=True)),
     "manage-boards-import": Page("manage-boards-import", _boards("manage-boards-import", 2), "post", _pbn_file),
     "manage-boards-import-in-play": Page("manage-boards-import", _boards("manage-boards-import", 1), "post", _pbn_file),
+    # tournaments/duplicate/public_urls.py: the boards, their analysis and par once the round is finalised; before,
+    # for those who run it only (players and table-code holders included: a 404)
+    "round-boards": Page("round-boards", _public_boards("round-boards", 1)),
+    "round-boards-in-play": Page("round-boards", _public_boards("round-boards", 1, over=False)),
+    "round-boards-draft": Page("round-boards", _public_boards("round-boards", 2, over=False)),
+    "round-boards-hidden": Page("round-boards", _public_boards("round-boards", 1, hidden=True)),
+    "round-boards-not-duplicate": Page("round-boards", _manage("round-boards", 1)),  # finalised or not: no boards
+    "board": Page("board", _public_boards("board", 1, 1)),
+    "board-in-play": Page("board", _public_boards("board", 1, 1, over=False)),
+    "board-hidden": Page("board", _public_boards("board", 1, 1, hidden=True)),
+    "board-unknown": Page("board", _public_boards("board", 1, 99)),
     # tournaments/checkin/urls.py: the phone page takes a player's public name and the venue code
     "checkin": Page("checkin", lambda w: reverse("checkin", args=[w.competition.slug])),
     "checkin-hidden": Page("checkin", lambda w: reverse("checkin", args=[w.hidden.slug])),
@@ -495,6 +520,15 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "manage-boards-print-hidden":     MANAGE_HIDDEN,
     "manage-boards-import":           MANAGE_POST,
     "manage-boards-import-in-play":   MANAGE,  # refused beside the file field: round 1 has a line
+    "round-boards":                   EVERYONE,  # finalised: as the round's results
+    "round-boards-in-play":           MANAGERS,
+    "round-boards-draft":             MANAGERS,
+    "round-boards-hidden":            MANAGERS,
+    "round-boards-not-duplicate":     NOBODY,
+    "board":                          EVERYONE,
+    "board-in-play":                  MANAGERS,
+    "board-hidden":                   MANAGERS,
+    "board-unknown":                  NOBODY,
     "checkin":                        EVERYONE,
     "checkin-hidden":                 MANAGERS,
     "checkin-post":                   EVERYONE,  # a 200 saying "checked in": the venue code is the key
