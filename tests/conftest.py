@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.core.cache import cache
@@ -43,3 +44,14 @@ def _empty_cache() -> Iterator[None]:
     cache.clear()
     conditional._recent.clear()
     yield
+
+
+# Nodes a contract for a board analysed as a side effect (eager Celery runs the analysis whenever a duplicate
+# round is seated): enough to exercise the solver, small enough that seating a round stays quick. Tests of the
+# analysis itself set their own budget.
+TEST_SOLVER_BUDGET = 2_000
+
+
+@pytest.fixture(autouse=True)
+def _small_solver_budget(settings: Any) -> None:
+    settings.WIEZEN_SOLVER_BUDGET = TEST_SOLVER_BUDGET
