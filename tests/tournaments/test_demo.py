@@ -195,12 +195,15 @@ def test_the_readme_restore_drill_restores_the_demo_with_the_same_standings(tmp_
     assert table(restored) == table(original) and len(table(original)) == DEMO_PLAYERS
 
 
-def test_the_demo_has_a_finalised_duplicate_evening_whose_boards_every_table_played() -> None:
+def test_the_demo_has_a_finalised_duplicate_evening_whose_boards_every_table_played(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     from games.duplicate import positions_by_seat
     from tournaments.duplicate.results import played_boards
-    from tournaments.models import Board
+    from tournaments.models import Board, BoardAnalysis
 
-    load_demo()
+    with django_capture_on_commit_callbacks(execute=True):  # the boards' analyses are queued at the commit
+        load_demo()
 
     duplicate = Competition.objects.get(slug="demo-duplicate")
     assert duplicate.duplicate and duplicate.registrations.count() == 13
@@ -218,3 +221,8 @@ def test_the_demo_has_a_finalised_duplicate_evening_whose_boards_every_table_pla
             assert played.seat_of == {p: s for s, p in positions_by_seat(size, dealer, (number - 1) % 4).items()}
     contracts = {number: {played.contract for played in tables} for number, tables in boards.items()}
     assert sum(len(kinds) == 1 for kinds in contracts.values()) >= DEALS // 2  # mostly the same contract
+    analyses = BoardAnalysis.objects.filter(board__round=round_)
+    assert analyses.count() == DEALS and set(analyses.values_list("status", flat=True)) == {"done"}
+    assert all(analysis.rows for analysis in analyses)
+    standings = Standing.objects.filter(competition=duplicate)
+    assert duplicate.standings_method == "matchpoints" and standings.count() == 13

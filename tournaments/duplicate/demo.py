@@ -39,6 +39,7 @@ def load_duplicate_evening(club: Club, players: Sequence[Player], organiser: Any
         rule_set=rule_set,
         deals_per_session=DEALS,
         duplicate=True,
+        standings_method="matchpoints",
     )
     register_players(competition, list(players[:PLAYERS]))
     round_ = publish_round(create_round(competition, seed=seed))
