@@ -1,8 +1,8 @@
 """Reading a duplicate round's boards: as rows, as the engine's boards, as a PBN file, as hand records to print.
 
 Only the organiser's pages call these (``tournaments.duplicate.views``): boards are hand records, and the views
-ask ``managed_round`` before anything here runs. ``board_numbers`` alone tells no card: the printed table card
-says which boards a table plays, in which order.
+ask ``managed_round`` before anything here runs. ``board_numbers`` and ``board_dealers`` alone tell no card: the
+printed table card says which boards a table plays, in which order, and which seat takes which hand.
 """
 
 from __future__ import annotations
@@ -24,6 +24,12 @@ def round_boards(round_: Round) -> list[Board]:
 def board_numbers(round_: Round) -> list[int]:
     """The numbers of the round's boards in the order every table plays them (this movement: 1..N)."""
     return list(Board.objects.filter(round=round_).order_by("number").values_list("number", flat=True))
+
+
+def board_dealers(round_: Round) -> list[tuple[int, int]]:
+    """(number, dealer's compass position) of the round's boards in play order: which seat takes which hand, for
+    the table card, and still no card."""
+    return list(Board.objects.filter(round=round_).order_by("number").values_list("number", "dealer"))
 
 
 def engine_boards(round_: Round) -> list[EngineBoard]:

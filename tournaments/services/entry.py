@@ -20,6 +20,7 @@ from games.errors import FieldError, InvalidLine, InvalidSheet
 from scoring.services import request_standings
 from tournaments import limits, live
 from tournaments.devices import KNOWN, marks_of
+from tournaments.duplicate.entry_checks import refuse_off_board
 from tournaments.models import AuditEvent, Competition, DealEntry, ScoreSheet, Seat, SeatResult
 from tournaments.services import audit
 from tournaments.services.errors import EntryRejected, StaleVersion
@@ -123,6 +124,7 @@ def _record(
         held = current[0].version if current else 0
         if held != expected_version:
             raise StaleVersion(current[0] if current else None, expected_version)
+    refuse_off_board(sheet, line, engine)  # a duplicate round's deal k is board k: what its cards rule out
     user = by if getattr(by, "is_authenticated", False) else None
     resettled: list[DealEntry] = []
     superseded: list[DealEntry] = []  # the versions ``resettled`` replaced, in step

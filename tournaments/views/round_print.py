@@ -13,6 +13,9 @@ Who deals (checked against the engine, ``games.sheet`` and ``games.zwicken``):
   pre-filled dealer's points cell is shaded.
 - Zwicken: a void cut keeps the dealer and a Belli cut passes the deal to the cutter, so no dealer is
   pre-filled; nobody sits out; the sheet has 24 blank rows and chip columns plus the pot.
+- A duplicate round's card says which seat takes which hand of a board (``games.duplicate.seats``: the seat that
+  deals plays the board's dealer hand, the others clockwise after it; a five-table's dealer sits out): one
+  sentence where every board is the same (a table of four, clockwise), otherwise a line a board.
 """
 
 from __future__ import annotations
@@ -26,11 +29,13 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
+from games.duplicate import seats_by_position
 from games.rulesets import AfterPass, Game, Rotation, RuleSet
 from games.sessions import sitting_out
-from tournaments.duplicate.cards import spans
-from tournaments.duplicate.selectors import board_numbers
+from tournaments.duplicate.cards import compass_name, spans
+from tournaments.duplicate.selectors import board_dealers
 from tournaments.models import Round, Seat, Table
 from tournaments.permissions import can_manage_competition
 from tournaments.services.privacy import public_name, shown_name
@@ -38,6 +43,7 @@ from tournaments.sit_outs import sit_out_counts
 from tournaments.visibility import access as competition_access
 
 ZWICKEN_ROWS = 24
+BOARDS_A_COLUMN = 12  # the table card's list of hands by board: longer lists go in two columns
 PARTS = ("cards", "sheets")
 
 
@@ -62,6 +68,15 @@ class PrintRow:
 
 
 @dataclass(frozen=True)
+class BoardHands:
+    """Who takes which hand of one board at one table."""
+
+    board: int
+    sits_out: PrintSeat | None  # a table of five's dealer
+    hands: tuple[PrintSeat, ...]  # the seat taking North's hand, East's, South's, West's
+
+
+@dataclass(frozen=True)
 class PrintTable:
     number: int
     seats: list[PrintSeat]
@@ -71,6 +86,16 @@ class PrintTable:
     rows: list[PrintRow]
     entry_url: str | None = None  # the entry page with the table's code, on the organiser's print only
     sit_out_counts: tuple[int, ...] = ()  # by seat, deals sat out in the session; () where nobody sits out
+    # a duplicate round: which seat takes which hand, in one sentence where every board is the same, else a board
+    # at a time
+    hands_sentence: str = ""
+    board_hands: tuple[BoardHands, ...] = ()
+
+    @property
+    def board_hands_columns(self) -> list[tuple[BoardHands, ...]]:
+        """The boards' hands in side-by-side lists of at most 12 boards, so that 24 of them fit on the card."""
+        half = (len(self.board_hands) + 1) // 2 if len(self.board_hands) > BOARDS_A_COLUMN else len(self.board_hands)
+        return [self.board_hands[k : k + half] for k in range(0, len(self.board_hands), half)] if half else []
 
     @property
     def sit_outs(self) -> list[tuple[PrintSeat, int]]:
@@ -107,6 +132,11 @@ class PrintRound:
         """The boards as the table card lists them, "1–16" (numbers only: the cards stay with the organisers)."""
         return spans(self.boards)
 
+    @property
+    def compass(self) -> list[str]:
+        """North, East, South, West in the reader's language: the heads of a card's hands by board."""
+        return [compass_name(position) for position in range(4)]
+
 
 # -- selector -----------------------------------------------------------------------------------------------------
 
@@ -141,6 +171,38 @@ def rotation_step(rules: RuleSet) -> int:
     return -1 if rules.rotation is Rotation.COUNTER_CLOCKWISE else 1
 
 
+def board_hands(
+    rules: RuleSet, seats: list[PrintSeat], boards: list[tuple[int, int]]
+) -> tuple[str, tuple[BoardHands, ...]]:
+    """Which seat takes which hand of each board (number, dealer's position) at a table: a sentence where it is the
+    same on every board, else a row a board; nothing where no dealer is known in advance."""
+    size = len(seats)
+    rows = []
+    for number, board_dealer in boards:
+        dealer = dealer_position(rules, size, number)
+        if dealer is None or size not in (4, 5):
+            return "", ()
+        by_position = seats_by_position(size, dealer, board_dealer)
+        out = seats[dealer] if size == 5 else None
+        rows.append(BoardHands(number, out, tuple(seats[by_position[position]] for position in range(4))))
+    if not rows:
+        return "", ()
+    first = rows[0].hands
+    if size == 4 and all(row.hands == first for row in rows):
+        named = sorted((seat.number, compass_name(position)) for position, seat in enumerate(first))
+        words = {f"seat{k}": number for k, (number, _name) in enumerate(named, start=1)}
+        words |= {f"hand{k}": name for k, (_number, name) in enumerate(named, start=1)}
+        return (
+            _(
+                "On every board seat %(seat1)s takes %(hand1)s's hand, seat %(seat2)s %(hand2)s's, "
+                "seat %(seat3)s %(hand3)s's and seat %(seat4)s %(hand4)s's."
+            )
+            % words,
+            (),
+        )
+    return "", tuple(rows)
+
+
 def print_round(
     round_: Round,
     tables: list[Table],
@@ -156,6 +218,7 @@ def print_round(
     is_zwicken = rules.game is Game.ZWICKEN
     deals = competition.deals_per_session or ZWICKEN_ROWS
     step = rotation_step(rules)
+    boards = board_dealers(round_) if competition.duplicate else []
     printed = []
     for table in tables:
         seats = [
@@ -176,6 +239,7 @@ def print_round(
                     tuple(seat == out for seat in range(size)),
                 )
             )
+        hands_sentence, hand_rows = board_hands(rules, seats, boards)
         printed.append(
             PrintTable(
                 number=table.number,
@@ -186,6 +250,8 @@ def print_round(
                 rows=rows,
                 entry_url=None if entry_url is None else entry_url(table),
                 sit_out_counts=counts if any(counts) else (),
+                hands_sentence=hands_sentence,
+                board_hands=hand_rows,
             )
         )
     return PrintRound(
@@ -194,7 +260,7 @@ def print_round(
         is_zwicken=is_zwicken,
         deals=deals,
         rotation_known=not is_zwicken and rules.after_pass is not AfterPass.SAME_DEALER,
-        boards=tuple(board_numbers(round_)) if competition.duplicate else (),
+        boards=tuple(number for number, _dealer in boards),
     )
 
 

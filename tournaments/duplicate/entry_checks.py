@@ -1,0 +1,58 @@
+"""A duplicate round's lines checked against its boards, before they are stored (``services.entry``).
+
+Deal *k* of every sheet of a duplicate round is the round's board *k*: what its cards decide (who may play troel
+and with whom, the turned trump, who deals deal 1) is asked of the engine (``games.duplicate.validation``). A deal
+the round has no board for is refused. Problems come back the way every refused line does (``EntryRejected``), so
+the entry page, the API, the CSV import and offline sync all say the same; with them, the engine's own complaints
+about the line, so that whoever typed it sees everything at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.duplicate.validation import line_problems
+from games.errors import FieldError, InvalidLine
+from tournaments.models import Board, ScoreSheet
+from tournaments.services.errors import EntryRejected
+
+
+def refuse_off_board(sheet: ScoreSheet, line: Any, engine: Any) -> None:
+    """Raise ``EntryRejected`` if ``line`` (new or a correction) contradicts its board; nothing for other rounds.
+
+    ``engine`` is the sheet's ``games.Sheet`` before the line, for the engine's own complaints about a new line.
+    """
+    table = sheet.table
+    competition = table.round.competition
+    deal = line.get("deal") if isinstance(line, dict) else None
+    if not competition.duplicate or type(deal) is not int or deal < 1:
+        return  # not duplicate, or no deal number: the engine says what is wrong with it
+    board = Board.objects.filter(round_id=table.round_id, number=deal).first()
+    if board is None:
+        problems = [
+            FieldError(
+                "no_board",
+                "deal",
+                f"round {table.round.number} has no board {deal}: a duplicate deal is played from its board",
+                values={"deal": deal},
+            )
+        ]
+    else:
+        rules = competition.rule_set.engine_rules()
+        problems = line_problems(line, board.engine_board(), rules, table.size)
+    if not problems:
+        return
+    raise EntryRejected(_with_engine_errors(problems, line, engine))
+
+
+def _with_engine_errors(problems: list[FieldError], line: Any, engine: Any) -> list[FieldError]:
+    """The engine's complaints about a new line first; the board's after them, on the fields the engine finds
+    nothing wrong with (a troel line without declarers says so, not also that they lack the aces)."""
+    own: list[FieldError] = []
+    if line.get("deal") == getattr(engine, "next_deal", None):
+        try:
+            engine.check(line)
+        except InvalidLine as exc:
+            own = list(exc.errors)
+    fields = {error.field for error in own}
+    return own + [problem for problem in problems if problem.field not in fields]
