@@ -325,7 +325,7 @@ def _status_text(status: str) -> str:
     return {
         Status.PENDING: gettext("This board is being analysed: the solver's table comes shortly."),
         Status.RUNNING: gettext("This board is being analysed: the solver's table comes shortly."),
-        Status.FAILED: gettext("The solver could not analyse this board; it will try again."),
+        Status.FAILED: gettext("The solver could not analyse this board."),
         Status.DONE: "",
     }.get(status, "")
 
