@@ -24,6 +24,7 @@ from tournaments.models.boards import deal_text
 from tournaments.services.competitions import update_competition
 from tournaments.services.entry import record_deal
 from tournaments.services.errors import EntryRejected
+from tournaments.services.transfer import ImportRejected, import_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -129,6 +130,27 @@ def test_a_correction_into_a_troel_without_the_aces_is_refused(round_: Round) ->
         (text,) = [person_message(e, names(sheet)) for e in rejected.errors]
     assert text == "Troel's partner is seat 3 (P3), who holds ♠A, not seat 4 (P4)."
     assert sheet.entries.get(is_current=True).line["contract"] == "vraag"
+
+
+def test_an_import_and_offline_sync_refuse_it_too(client: Client, round_: Round) -> None:
+    sheet = first_sheet(round_)
+    fits = {"deal": 1, "dealer": 0, "contract": "vraag", "declarers": [0, 2], "tricks": 8}
+    with pytest.raises(ImportRejected) as exc:
+        import_lines(sheet, [fits, troel([0, 3], deal=2, dealer=1)])
+    assert {error.code for _row, error in exc.value.errors} == {"troel_without_three_aces"}
+    assert not DealEntry.objects.filter(sheet=sheet).exists()  # all or nothing
+    put_board(round_, make_board(2, {"AC": 1, "AD": 1, "AH": 1, "AS": 2}))
+    with pytest.raises(ImportRejected):
+        import_lines(sheet, [fits, troel([0, 3], deal=2, dealer=1)])
+    client.get(entry_url(sheet), {"code": sheet.captain_code})
+    queued = reverse("sheet-entry-queued", args=[round_.competition.slug, round_.number, 1])
+    fields = {"deal": "1", "dealer": "0", "contract": "troel", "seats": "14", "tricks": "9", "version": "0"}
+    response = client.post(queued, {**fields, "idempotency_key": "k1"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 422
+    (error,) = response.json()["errors"]
+    assert error["message"].startswith("Troel is played by the player holding three aces: on this board that is seat 2")
+    response = client.post(queued, {**fields, "seats": "23", "idempotency_key": "k2"})
+    assert response.json()["state"] == "saved"
 
 
 def test_a_line_that_fits_the_board_is_stored(round_: Round) -> None:
