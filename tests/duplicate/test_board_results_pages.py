@@ -207,6 +207,16 @@ def test_a_board_not_yet_analysed_says_so(world: World) -> None:
         assert not doc.find_all(id="solver-table") and not doc.find_all(id="par")
 
 
+def test_a_failed_analysis_says_so_without_its_reason(world: World) -> None:
+    world.finalise()
+    BoardAnalysis.objects.filter(board__round=world.round, board__number=4).update(
+        status="failed", error="SolverUnavailable: /srv/wiezen/_wiezendd.so"
+    )
+    response = world.client("anonymous").get(board_url(world, 4))
+    assert "could not analyse" in page(response).find(id="analysis-status").text()
+    assert "_wiezendd" not in response.content.decode()  # the reason is for those who run the site
+
+
 @pytest.mark.parametrize("visibility", [Competition.Visibility.STANDINGS, Competition.Visibility.HIDDEN])
 def test_a_competition_whose_results_are_not_public_keeps_its_boards_from_the_public(
     world: World, visibility: str
