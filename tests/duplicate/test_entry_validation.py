@@ -21,7 +21,7 @@ from tests.tournaments.test_pages import page
 from tournaments.line_errors import person_message
 from tournaments.models import Board, Competition, DealEntry, Round, ScoreSheet, Table
 from tournaments.models.boards import deal_text
-from tournaments.services.competitions import update_competition
+from tournaments.services.competitions import save_competition, update_competition
 from tournaments.services.entry import record_deal
 from tournaments.services.errors import EntryRejected
 from tournaments.services.transfer import ImportRejected, import_lines
@@ -260,6 +260,19 @@ def test_changing_a_duplicate_competition_s_rule_set_is_checked_too() -> None:
     competition.refresh_from_db()
     assert competition.rule_set.preset == "iwwa"
     update_competition(competition, rule_set=RuleSetFactory(preset="iwwa+counter_clockwise", club=competition.club))
+
+
+def test_the_settings_page_s_service_checks_the_rules_it_is_given() -> None:
+    competition = duplicate_under("iwwa")
+    settings = {"game": "wiezen", "overrides": {}, "visibility": competition.visibility}
+    with pytest.raises(ValidationError) as exc:
+        save_competition(competition, preset="flemish", **settings)
+    assert "counts double" in " ".join(exc.value.message_dict["rule_set"])
+    belgian = CompetitionFactory(rule_set=RuleSetFactory(preset="belgian"))
+    with pytest.raises(ValidationError) as exc:
+        save_competition(belgian, preset="belgian", duplicate=True, **settings)
+    assert "the same dealer deals again" in " ".join(exc.value.message_dict["rule_set"])
+    assert save_competition(belgian, preset="iwwa", duplicate=True, **settings).duplicate
 
 
 def test_a_competition_that_is_not_duplicate_keeps_any_rule_set() -> None:
