@@ -330,3 +330,14 @@ def test_counter_clockwise_the_card_lists_each_board(client: Client) -> None:
     # deal 2 is dealt by seat 4, who takes East's hand (board 2's dealer): seat 1 South's, seat 2 West's
     assert rows[1] == ["2", "seat 3", "seat 4", "seat 1", "seat 2"]
     assert section.find_all("p", class_="board-hands") == []
+
+
+def test_the_preview_as_the_scorer_types_refuses_what_saving_would(round_: Round) -> None:
+    from tournaments.services.preview import preview_deal
+
+    sheet = first_sheet(round_)
+    wrong = preview_deal(sheet, troel([0, 3]))
+    assert not wrong.valid and {e.code for e in wrong.errors} == {"troel_without_three_aces"}
+    right = preview_deal(sheet, troel([1, 2]))  # East (seat 2) holds three aces, South (seat 3) the fourth
+    assert right.valid and right.points[1] > 0 and right.points[2] > 0
+    assert not DealEntry.objects.filter(sheet=sheet).exists()  # a preview stores nothing

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.errors import FieldError, InvalidLine, InvalidSheet
+from tournaments.duplicate.entry_checks import refuse_off_board
 from tournaments.models import DealEntry, ScoreSheet
 from tournaments.services.entry import correction_errors, corrects, engine_sheet
 from tournaments.services.errors import EntryRejected
@@ -42,6 +43,10 @@ def preview_deal(sheet: ScoreSheet, line: dict[str, Any]) -> DealPreview:
     current = list(sheet.entries.filter(is_current=True).order_by("deal_number"))
     try:
         engine = engine_sheet(sheet, [entry.line for entry in current])
+    except EntryRejected as exc:
+        return DealPreview(line.get("deal"), errors=list(exc.errors))
+    try:  # a duplicate round's board: what its cards refuse, saving would refuse too
+        refuse_off_board(sheet, line, engine)
     except EntryRejected as exc:
         return DealPreview(line.get("deal"), errors=list(exc.errors))
     deal = line.get("deal")
