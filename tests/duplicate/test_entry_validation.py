@@ -341,3 +341,17 @@ def test_the_preview_as_the_scorer_types_refuses_what_saving_would(round_: Round
     right = preview_deal(sheet, troel([1, 2]))  # East (seat 2) holds three aces, South (seat 3) the fourth
     assert right.valid and right.points[1] > 0 and right.points[2] > 0
     assert not DealEntry.objects.filter(sheet=sheet).exists()  # a preview stores nothing
+
+
+def test_a_rule_set_a_duplicate_competition_plays_under_cannot_be_edited_into_rules_that_do_not_fit() -> None:
+    duplicate = seated_competition(players=4, duplicate=True, rounds=0)
+    plain = seated_competition(players=4, rounds=0)
+    for competition, refused in ((duplicate, True), (plain, False)):
+        rule_set = competition.rule_set
+        rule_set.overrides = {"doubling": "next_deal"}
+        if refused:
+            with pytest.raises(ValidationError) as exc:
+                rule_set.full_clean()
+            assert "counts double" in str(exc.value.message_dict["overrides"])
+        else:
+            rule_set.full_clean()

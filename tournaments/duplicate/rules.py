@@ -86,6 +86,19 @@ def _rule_set_problem(competition: Any) -> str:
         rules = competition.rule_set.engine_rules()
     except (ObjectDoesNotExist, GameError):
         return ""  # no rule set yet, or one the engine refuses: the rule set's own check says why
+    return unfit_rules_message(rules)
+
+
+def edited_rules_problem(rule_set: Any, rules: RuleSet) -> str:
+    """A rule set edited in place (``RuleSet.clean``) while a duplicate competition plays under it: "" when the
+    new rules still fit duplicate play (or no duplicate competition uses it)."""
+    if rule_set.pk is None or not rule_set.competitions.filter(duplicate=True).exists():
+        return ""
+    return unfit_rules_message(rules)
+
+
+def unfit_rules_message(rules: RuleSet) -> str:
+    """Why ``rules`` do not fit duplicate play, as one sentence; "" when they do."""
     problems = rules_problems(rules)
     if not problems:
         return ""

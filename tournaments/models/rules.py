@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 import games
 from games.errors import GameError
 from tournaments import limits
+from tournaments.duplicate.rules import edited_rules_problem
 from tournaments.integrity import refuse_mismatch
 
 
@@ -60,6 +61,9 @@ class RuleSet(models.Model):
         outside = limits.numbers_outside(self.overrides, limits.RULE_NUMBER)
         if outside:  # a tariff of 10^20 settles into points no column, and no standings, can hold
             raise ValidationError({"overrides": format_lazy("{}: {}", outside[0], limits.RULE_NUMBER.message)})
+        unfit = edited_rules_problem(self, rules)
+        if unfit:  # a duplicate competition plays under these rules: its boards need rules that fit them
+            raise ValidationError({"overrides": unfit})
         if rules.game.value != self.game:
             raise ValidationError(
                 {
