@@ -9,13 +9,14 @@ active language, naming each ``#id`` as the page names that player. A phrase it 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from django.utils import formats
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from scoring.methods import format_number
+from scoring.methods import Percentage, format_number, one_decimal
 
 # The names ``scoring.methods`` and ``scoring.tiebreaks`` give, lowercased as the explanation uses them.
 NAMES = {
@@ -45,11 +46,25 @@ def for_people(explanation: str, names: Mapping[int, str]) -> str:
     return "; ".join(_phrase(part, names) for part in explanation.split("; "))
 
 
+def readable_rows(standings: Iterable[Any]) -> dict[int, dict[str, str]]:
+    """{player id: their row's ``value`` and ``explanation`` in the active language} for the API: ``standings`` are
+    stored rows (``scoring.models.Standing``) read with their players, who are named by their public names."""
+    rows = list(standings)
+    names = {row.player_id: row.player.public_name for row in rows}
+    return {
+        row.player_id: {"value": for_people(row.value, names), "explanation": for_people(row.explanation, names)}
+        for row in rows
+    }
+
+
 def shown_value(value: object) -> str:
     """A standings method's value (``scoring.methods.MethodValue``) as the reader writes numbers: 18,1 in nl and fr
-    for 181/10, never a Python fraction or tuple; placement points, then points, as "4 · 12"."""
+    for 181/10, never a Python fraction or tuple; placement points, then points, as "4 · 12"; a percentage with one
+    decimal and its sign, as the standings show it ("55,3%")."""
     if isinstance(value, tuple):
         return " · ".join(shown_value(part) for part in value)
+    if isinstance(value, Percentage):
+        return gettext("%(n)s%%") % {"n": _number(one_decimal(value))}
     if isinstance(value, int | float | Fraction):
         return _number(format_number(value))
     return str(value)

@@ -29,7 +29,7 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import ClassVar
 
-from games.duplicate import imps, matchpoints
+from games.duplicate.comparison import imps_against, matchpoints_against
 from scoring.records import BoardScore, Penalty, ScoringError, SessionResult, UnknownMethod
 
 Number = int | Fraction
@@ -67,6 +67,13 @@ def format_number(value: float | Fraction) -> str:
     whole, decimals = divmod(abs(thousandths), 1000)
     sign = "-" if thousandths < 0 else ""
     return f"{sign}{whole}" if decimals == 0 else f"{sign}{whole}.{decimals:03d}".rstrip("0")
+
+
+class Percentage(Fraction):
+    """A method's value that is a percentage (``Matchpoints``): exact like any other, shown "55.3%" wherever it is
+    shown (``describe``, ``scoring.explanations.shown_value``); arithmetic on it gives a plain ``Fraction``."""
+
+    __slots__ = ()
 
 
 def one_decimal(value: float | Fraction) -> str:
@@ -234,8 +241,7 @@ def board_percentage(board: BoardScore) -> Fraction | None:
     """
     if not board.others:
         return None
-    scored = matchpoints((board.points, *board.others))[0]
-    return Fraction(100 * scored, 2 * len(board.others))
+    return Fraction(100 * matchpoints_against(board.points, board.others), 2 * len(board.others))
 
 
 def board_imps(board: BoardScore) -> Fraction | None:
@@ -243,7 +249,7 @@ def board_imps(board: BoardScore) -> Fraction | None:
     averaged over them; ``None`` for a board played at one table only, as ``board_percentage``."""
     if not board.others:
         return None
-    return Fraction(sum(imps(board.points - other) for other in board.others), len(board.others))
+    return Fraction(imps_against(board.points, board.others), len(board.others))
 
 
 class Matchpoints(StandingsMethod):
@@ -264,7 +270,7 @@ class Matchpoints(StandingsMethod):
         penalties: Sequence[Penalty],
         options: MethodOptions | None = None,
         weights: Mapping[int, Fraction] | None = None,
-    ) -> Fraction:
+    ) -> Percentage:
         total, played = Fraction(0), Fraction(0)
         for session in sessions:
             weight = _weight(session.evening, weights)
@@ -273,7 +279,7 @@ class Matchpoints(StandingsMethod):
                 if percentage is not None:
                     total += weight * percentage
                     played += weight
-        return total / played if played else Fraction(0)
+        return Percentage(total / played if played else 0)
 
     def describe(self, value: MethodValue) -> str:
         assert not isinstance(value, tuple)

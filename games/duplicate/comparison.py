@@ -3,7 +3,9 @@
 Every function takes, for one board and one position, the deal points (positive
 is good) of each table where that hand was played, in any order, and returns one
 value per table in the same order. Only scores on the same hand are compared,
-so the cards' luck cancels out.
+so the cards' luck cancels out. ``matchpoints_against`` and ``imps_against``
+give one table's value alone (its score against the others'), in integers, for
+standings that take each player's boards one by one.
 
 - Matchpoints, as in bridge: 2 for each other table beaten, 1 for each tie
   (half-tops, so that every value is an integer). A board's matchpoints always
@@ -39,6 +41,11 @@ def matchpoints(scores: Sequence[int]) -> list[int]:
     return [sum(2 if score > other else 1 if score == other else 0 for other in scores) - 1 for score in scores]
 
 
+def matchpoints_against(score: int, others: Sequence[int]) -> int:
+    """One table's matchpoints: 2 for each of the ``others`` beaten, 1 for each tie (``matchpoints`` for one)."""
+    return sum(2 if score > other else 1 if score == other else 0 for other in others)
+
+
 def percentages(scores: Sequence[int]) -> list[float]:
     """Matchpoints as a percentage of the top, ``2 * (n - 1)``; a board played once gives its table 50."""
     if len(scores) == 1:
@@ -51,6 +58,11 @@ def imps(difference: int, scale: Sequence[int] = IMP_SCALE) -> int:
     """A point difference in IMPs, sign kept: ``imps(-d) == -imps(d)``; ``scale`` is ascending lower bounds."""
     value = bisect_right(scale, abs(difference))
     return value if difference >= 0 else -value
+
+
+def imps_against(score: int, others: Sequence[int], scale: Sequence[int] = IMP_SCALE) -> int:
+    """One table's IMPs against each of the ``others``, summed (not averaged: ``cross_imps`` divides by their count)."""
+    return sum(imps(score - other, scale) for other in others)
 
 
 def cross_imps(scores: Sequence[int], scale: Sequence[int] = IMP_SCALE) -> list[float]:

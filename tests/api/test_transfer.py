@@ -483,7 +483,8 @@ def test_standings_as_csv_have_a_header_and_a_row_per_player(played: tuple[Compe
     assert header == STANDING_COLUMNS
     as_json = client.get(f"{API}/competitions/{competition.pk}/standings/").json()
     assert len(rows) == 9
-    assert [{k: str(v) for k, v in r.items()} for r in as_json] == rows
+    assert [{k: str(r[k]) for k in STANDING_COLUMNS} for r in as_json] == rows
+    assert all(r["value"] and r["explanation"] for r in as_json)  # the JSON says the method's value and why, too
 
 
 # --- competition archives ----------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.duplicate import IMP_SCALE, cross_imps, imps, matchpoints, percentages
+from games.duplicate.comparison import imps_against, matchpoints_against
 
 T = TypeVar("T")
 SCORES = st.lists(st.integers(min_value=-100, max_value=100), min_size=1, max_size=12)
@@ -136,3 +137,12 @@ def test_imps_are_monotone_and_bounded(difference: int, more: int) -> None:
 @given(st.integers(min_value=-1000, max_value=1000))
 def test_one_more_point_gains_at_most_one_imp(difference: int) -> None:
     assert imps(difference + 1) - imps(difference) in (0, 1)
+
+
+@given(SCORES)
+def test_one_tables_value_against_the_others_is_its_entry_in_the_boards_list(scores: list[int]) -> None:
+    for i, score in enumerate(scores):
+        others = scores[:i] + scores[i + 1 :]
+        assert matchpoints_against(score, others) == matchpoints(scores)[i]
+        if others:
+            assert imps_against(score, others) / len(others) == cross_imps(scores)[i]

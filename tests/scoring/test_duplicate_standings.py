@@ -15,9 +15,10 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
+from rest_framework.test import APIClient
 
-from scoring.explanations import for_people
-from scoring.methods import METHODS, CrossImps, Matchpoints, board_imps, board_percentage, find_method
+from scoring.explanations import for_people, shown_value
+from scoring.methods import METHODS, CrossImps, Matchpoints, Percentage, board_imps, board_percentage, find_method
 from scoring.models import Standing
 from scoring.ranking import rank
 from scoring.records import BoardScore, ScoringError, SessionResult
@@ -65,6 +66,18 @@ def test_the_percentage_is_the_average_over_the_boards_played_not_the_matchpoint
     assert Matchpoints().describe(Fraction(50)) == "50.0%"
     assert CrossImps().describe(Fraction(11, 3)) == "3.667 IMPs"
     assert CrossImps().describe(Fraction(1)) == "1 IMP"
+
+
+def test_a_percentage_is_shown_with_one_decimal_and_its_sign_in_the_readers_language() -> None:
+    from django.utils import translation
+
+    value = Matchpoints().value([session(1, BoardScore(1, 10, (4, -2)), BoardScore(2, 4, (10, 4)))], [])
+    assert isinstance(value, Percentage) and value == Fraction(125, 2)  # (100 + 25) / 2: one tie of two is 1 of 4
+    with translation.override("nl"):
+        assert shown_value(Percentage(Fraction(200, 3))) == "66,7%"  # the season table's total
+    with translation.override("en"):
+        assert shown_value(Percentage(Fraction(200, 3))) == "66.7%"
+        assert shown_value(Fraction(11, 3)) == "3.667"  # cross-IMPs: a number like any other
 
 
 def test_a_board_played_at_one_table_only_gives_nothing_and_is_not_counted_as_played() -> None:
@@ -205,6 +218,13 @@ def test_three_tables_entering_a_board_rank_by_matchpoints(django_capture_on_com
     response = competition_page(competition, "en")
     assert "Ranking value" in response and "100.0%" in response and "50.0%" in response
     assert "100,0%" in competition_page(competition, "nl")
+
+    api = APIClient().get(f"/api/v1/competitions/{competition.pk}/standings/", HTTP_ACCEPT_LANGUAGE="nl").json()
+    top = next(row for row in api if row["player"] == players_by_seat(third)[1])
+    assert top["rank"] == 1 and top["value"] == "100,0%"
+    assert top["explanation"].startswith("100,0%; ")
+    partner = next(row for row in api if row["player"] == players_by_seat(third)[3])
+    assert top["explanation"].endswith(partner["player_name"])  # "...so the rank is shared with <partner>", in Dutch
 
 
 @pytest.mark.django_db

@@ -292,7 +292,12 @@ class PenaltySerializer(serializers.ModelSerializer[Penalty]):
 
 
 class StandingSerializer(serializers.ModelSerializer[Standing]):
+    """A standings row; ``value`` (the standings method's: "55.3%", "12 points") and ``explanation`` (how the rank
+    was reached) in the reader's language (Accept-Language), players named by their public names."""
+
     player_name = serializers.CharField(source="player.public_name", read_only=True)
+    value = serializers.CharField(read_only=True)
+    explanation = serializers.CharField(read_only=True)
 
     class Meta:
         model = Standing
@@ -304,6 +309,8 @@ class StandingSerializer(serializers.ModelSerializer[Standing]):
             "deals_played",
             "sessions_played",
             "penalty_points",
+            "value",
+            "explanation",
         ]
 
 

@@ -19,6 +19,7 @@ from rest_framework.response import Response
 
 import games
 from games.errors import GameError
+from scoring.explanations import readable_rows
 from tournaments import permissions as rules
 from tournaments import visibility
 from tournaments.api.calculator import score_lines
@@ -41,6 +42,7 @@ from tournaments.api.serializers import (
     TableSerializer,
 )
 from tournaments.models import Club, Competition, Membership, Penalty, Player, RuleSet, Table
+from tournaments.selectors.public import standing_rows
 from tournaments.services.competitions import create_competition, update_competition
 from tournaments.services.errors import ServiceError
 from tournaments.services.penalties import give_penalty, remove_penalty
@@ -213,7 +215,8 @@ class CompetitionViewSet(
         competition = self.get_object()
         if request.query_params.get("fmt") == "csv":
             return csv_response(standings_csv(competition), f"standings-{competition.slug}")
-        return Response(standings_rows(competition))
+        shown = readable_rows(standing_rows(competition))  # the method's value, explained, in the reader's language
+        return Response([{**row, **shown.get(row["player"], {})} for row in standings_rows(competition)])
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 403: DetailSerializer})
     @action(detail=True, methods=["get"])
