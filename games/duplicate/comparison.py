@@ -20,6 +20,7 @@ standings that take each player's boards one by one.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Sequence
 
 IMP_SCALE: tuple[int, ...] = (2, 4, 6, 9, 12, 16, 21, 27, 34, 43, 54, 68)
@@ -42,8 +43,11 @@ def matchpoints(scores: Sequence[int]) -> list[int]:
 
 
 def matchpoints_against(score: int, others: Sequence[int]) -> int:
-    """One table's matchpoints: 2 for each of the ``others`` beaten, 1 for each tie (``matchpoints`` for one)."""
-    return sum(2 if score > other else 1 if score == other else 0 for other in others)
+    """One table's matchpoints: 2 for each of the ``others`` beaten, 1 for each tie (``matchpoints`` for one).
+
+    Counted by distinct score: a board's scores take few values, so a championship's hundred tables cost little.
+    """
+    return sum(n * (2 if score > other else 1 if score == other else 0) for other, n in Counter(others).items())
 
 
 def percentages(scores: Sequence[int]) -> list[float]:
@@ -62,7 +66,7 @@ def imps(difference: int, scale: Sequence[int] = IMP_SCALE) -> int:
 
 def imps_against(score: int, others: Sequence[int], scale: Sequence[int] = IMP_SCALE) -> int:
     """One table's IMPs against each of the ``others``, summed (not averaged: ``cross_imps`` divides by their count)."""
-    return sum(imps(score - other, scale) for other in others)
+    return sum(n * imps(score - other, scale) for other, n in Counter(others).items())
 
 
 def cross_imps(scores: Sequence[int], scale: Sequence[int] = IMP_SCALE) -> list[float]:

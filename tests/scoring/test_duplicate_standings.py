@@ -261,6 +261,14 @@ def test_at_a_table_of_five_the_sitting_out_dealer_has_no_hand_to_compare() -> N
     assert len(held.others) == 2  # the same hand at the two tables of four
     four = next(t for t in tables if t.size == 4)
     assert all(len(b.others) == 2 for pid in players_by_seat(four) for b in sessions[four.sheet.pk, pid].boards)
+    # board 2 was passed everywhere: every hand ties (50 %); the sitting-out dealer of board 1 averages board 2 alone
+    assert Matchpoints().value([sessions[five.sheet.pk, seats[0]]], []) == 50
+    # seats 1 and 3 hold the same positions at every table (at the five, seat 4 holds the fours' seat 0 hand) and made
+    # the same vraag everywhere: a three-way tie on board 1, 50 %, and the same IMPs, none
+    assert Matchpoints().value([sessions[five.sheet.pk, seats[1]]], []) == 50
+    (board_one,) = sessions[five.sheet.pk, seats[1]].boards
+    assert board_one.others == (board_one.points, board_one.points)
+    assert CrossImps().value([sessions[five.sheet.pk, seats[4]]], []) == 0
 
 
 @pytest.mark.django_db
