@@ -85,6 +85,7 @@ demo: install
 	@echo "Wiezen demo on http://127.0.0.1:8000/"
 	@echo "  standings:  http://127.0.0.1:8000/c/demo-tournament/"
 	@echo "  entry:      http://127.0.0.1:8000/c/demo-tournament/r3/t3/entry/  (round 3 is in play)"
+	@echo "  duplicate:  http://127.0.0.1:8000/c/demo-duplicate/r1/boards/  (16 boards at three tables, analysed)"
 	@echo "  admin:      http://127.0.0.1:8000/admin/"
 	@echo "  API docs:   http://127.0.0.1:8000/api/docs/  (schema: /api/schema/)"
 	@echo "  demo login: organiser / wiezen-demo"

@@ -58,7 +58,8 @@ def seat_hands(board: Board, players: int, dealer: int) -> list[list[Card]]:
 
 
 def line_problems(line: object, board: Board, rules: RuleSet, players: int) -> list[FieldError]:
-    """What ``board`` contradicts in score-sheet ``line`` (deal ``board.number`` of a duplicate sheet).
+    """What ``board`` contradicts in score-sheet ``line``: the deal of a duplicate sheet played from it (deal *k* is
+    board *k* when all tables play at once; a relay gives each table its own order, ``games.duplicate.movement``).
 
     ``players`` is the table's size (4 or 5). Empty when the cards allow the line; parts of the line the engine
     cannot read are left to the engine (``games.lines.check_line``).
@@ -70,8 +71,6 @@ def line_problems(line: object, board: Board, rules: RuleSet, players: int) -> l
     deal, dealer = line.get("deal"), line.get("dealer")
     if type(deal) is not int or type(dealer) is not int or not 0 <= dealer < players:
         return []
-    if deal != board.number:
-        raise GameError(f"deal {deal} is checked against board {deal}, not board {board.number}")
     problem = _first_dealer(deal, dealer, players, board)
     if problem is not None:
         return [problem]  # the hands are not where the board puts them: nothing more to say from the cards

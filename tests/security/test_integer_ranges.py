@@ -49,6 +49,8 @@ OUT_OF_RANGE = {"huge": HUGE, "2^63": 2**63, "minus-one": -1, "below-bigint": -(
 
 # Number columns nobody types: computed by the engine or the services from checked input, or bookkeeping.
 COMPUTED = {
+    "tournaments.BoardAnalysis.budget": "copied from settings.WIEZEN_SOLVER_BUDGET (board_analysis_budget_range)",
+    "tournaments.BoardAnalysis.attempts": "a counter the analysis jobs bump (board_analysis_attempts_range)",
     "tournaments.AuditEvent.competition_id": "copied from the object the event is about",
     "tournaments.AuditEvent.user_id": "copied from the signed-in user",
     "tournaments.Competition.entries_version": "a counter the entry service bumps",

@@ -443,6 +443,7 @@ def test_a_csv_import_of_many_bad_rows_answers_a_short_listing(table: Sheet) -> 
 # Text columns without a length limit, each with why it needs none: nobody types them (computed, or a copy of
 # what the services wrote), or what a user sends into them is checked field by field at the edge.
 UNLIMITED_BY_DESIGN = {
+    "tournaments.BoardAnalysis.rows": "the solver's answers, written by tournaments.duplicate.analysis",
     "tournaments.AuditEvent.before": "a copy of the object's fields, written by the services",
     "tournaments.AuditEvent.after": "a copy of the object's fields, written by the services",
     "tournaments.RuleSet.overrides": "engine options: known keys and typed values only (games.rulesets)",

@@ -207,6 +207,7 @@ def test_the_demo_has_a_finalised_duplicate_evening_whose_boards_every_table_pla
 
     duplicate = Competition.objects.get(slug="demo-duplicate")
     assert duplicate.duplicate and duplicate.registrations.count() == 13
+    assert duplicate.movement == Competition.Movement.RELAY  # one set of boards travels round the three tables
     (round_,) = duplicate.rounds.all()
     assert round_.status == Round.Status.FINALISED
     assert sorted(round_.tables.values_list("size", flat=True)) == [4, 4, 5]
@@ -215,6 +216,7 @@ def test_the_demo_has_a_finalised_duplicate_evening_whose_boards_every_table_pla
     assert sorted(boards) == list(range(1, DEALS + 1))
     for number, tables in boards.items():
         assert len(tables) == 3, f"board {number} is compared at three tables"
+        assert len({played.deal for played in tables}) == 3  # each table played it as another deal
         for played in tables:
             dealer = played.line["dealer"]
             size = round_.tables.get(number=played.table_number).size

@@ -158,6 +158,7 @@ class CompetitionSerializer(serializers.ModelSerializer[Competition]):
             "rule_set",
             "deals_per_session",
             "duplicate",
+            "movement",
             "is_public",
             "starts_on",
             "seating_method",

@@ -1,5 +1,6 @@
 """The demo's duplicate evening: 13 players at tables of 4, 4 and 5 play the same 16 boards, and the round is over.
 
+The boards travel in a relay (one set for the three tables: each plays them four at a time, in its own order).
 Each board gets a contract drawn by the engine's generator for the board's own positions; every table then plays
 that contract with its seats mapped by ``games.duplicate.seats`` (a table of five's dealer sits out), most tables
 taking the same tricks, some one more or one fewer, and now and then a table playing another contract: the
@@ -16,6 +17,7 @@ from typing import Any
 
 from games.duplicate import dealer_seat, seats_by_position
 from games.generate import random_line
+from tournaments.duplicate.movement import board_orders
 from tournaments.models import Board, Club, Competition, DealEntry, Player, Round, RuleSet, ScoreSheet
 from tournaments.services.competitions import create_competition, create_rule_set, register_players
 from tournaments.services.entry import record_deal
@@ -39,6 +41,7 @@ def load_duplicate_evening(club: Club, players: Sequence[Player], organiser: Any
         rule_set=rule_set,
         deals_per_session=DEALS,
         duplicate=True,
+        movement=Competition.Movement.RELAY,
         standings_method="matchpoints",
     )
     register_players(competition, list(players[:PLAYERS]))
@@ -53,17 +56,23 @@ def load_duplicate_evening(club: Club, players: Sequence[Player], organiser: Any
 def _play(round_: Round, rule_set: RuleSet, rng: random.Random) -> None:
     rules = rule_set.engine_rules()
     sheets = list(ScoreSheet.objects.filter(table__round=round_).select_related("table").order_by("table__number"))
-    for board in Board.objects.filter(round=round_).order_by("number"):
-        base = random_line(rules, rng, board.number, board.dealer, 4)
+    boards = {board.number: board for board in Board.objects.filter(round=round_)}
+    orders = board_orders(round_)
+    base: dict[int, dict[str, Any]] = {}  # each board's contract, by its positions, once drawn
+    for deal in range(1, DEALS + 1):  # the evening as it goes: deal by deal, every table at its own board
         for sheet in sheets:
+            board = boards[orders[sheet.table.number][deal - 1]]
+            if board.number not in base:
+                base[board.number] = random_line(rules, rng, board.number, board.dealer, 4)
             for _ in range(TRIES):
                 other = rng.random() < 0.15  # a table that bid otherwise
-                drawn = random_line(rules, rng, board.number, board.dealer, 4) if other else _varied(base, rng)
+                drawn = random_line(rules, rng, board.number, board.dealer, 4) if other else base[board.number]
+                line = _at_table(_varied(drawn, rng), board, deal, sheet.table.size)
                 try:
-                    record_deal(sheet, _at_table(drawn, board, sheet.table.size), source=DealEntry.Source.DEMO)
+                    record_deal(sheet, line, source=DealEntry.Source.DEMO)
                     break
                 except EntryRejected:  # the board refuses it (troel without the aces, say): draw the board's again
-                    base = random_line(rules, rng, board.number, board.dealer, 4)
+                    base[board.number] = random_line(rules, rng, board.number, board.dealer, 4)
             else:  # pragma: no cover - the generator's lines fit a board within a few draws
                 raise RuntimeError(f"no line fits board {board.number} at table {sheet.table.number}")
 
@@ -76,12 +85,12 @@ def _varied(line: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {**line, "tricks": max(0, min(13, tricks + rng.choice((-1, 1))))}
 
 
-def _at_table(line: dict[str, Any], board: Board, size: int) -> dict[str, Any]:
+def _at_table(line: dict[str, Any], board: Board, deal: int, size: int) -> dict[str, Any]:
     """A line written by the board's positions (a table of four whose seat *i* is position *i*) as a table of
-    ``size`` plays it: the dealer of deal *k* and each declarer's seat there."""
-    dealer = dealer_seat(board.number, size)
+    ``size`` plays it as deal ``deal``: that deal's dealer and each declarer's seat there."""
+    dealer = dealer_seat(deal, size)
     seat_of = seats_by_position(size, dealer, board.dealer)
-    out = {**line, "dealer": dealer}
+    out = {**line, "deal": deal, "dealer": dealer}
     if "declarers" in line:
         out["declarers"] = [seat_of[p] for p in line["declarers"]]
     if "offender" in line:

@@ -1,6 +1,7 @@
 """A duplicate round's lines checked against its boards, before they are stored (``services.entry``).
 
-Deal *k* of every sheet of a duplicate round is the round's board *k*: what its cards decide (who may play troel
+Deal *k* of a duplicate round's sheet is the board the table plays as deal *k* (board *k* when all tables play at
+once; a relay's order otherwise, ``tournaments.duplicate.movement``): what its cards decide (who may play troel
 and with whom, the turned trump, who deals deal 1) is asked of the engine (``games.duplicate.validation``). A deal
 the round has no board for is refused. Problems come back the way every refused line does (``EntryRejected``), so
 the entry page, the API, the CSV import and offline sync all say the same; with them, the engine's own complaints
@@ -13,6 +14,7 @@ from typing import Any
 
 from games.duplicate.validation import line_problems
 from games.errors import FieldError, InvalidLine
+from tournaments.duplicate.movement import board_for_deal
 from tournaments.models import Board, ScoreSheet
 from tournaments.services.errors import EntryRejected
 
@@ -27,7 +29,8 @@ def refuse_off_board(sheet: ScoreSheet, line: Any, engine: Any) -> None:
     deal = line.get("deal") if isinstance(line, dict) else None
     if not competition.duplicate or type(deal) is not int or deal < 1:
         return  # not duplicate, or no deal number: the engine says what is wrong with it
-    board = Board.objects.filter(round_id=table.round_id, number=deal).first()
+    number = board_for_deal(table.round, table.number, deal)
+    board = None if number is None else Board.objects.filter(round_id=table.round_id, number=number).first()
     if board is None:
         problems = [
             FieldError(

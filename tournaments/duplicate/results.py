@@ -1,9 +1,10 @@
 """What every table did on every board of a duplicate round, by compass position.
 
-Board *k* is deal *k* of each sheet; the seat that dealt the line plays the board's dealer hand and the others
+Each table plays the round's boards in the order its movement gives (``tournaments.duplicate.movement``: board *k*
+as deal *k* when all tables play at once); the seat that dealt the line plays the board's dealer hand and the others
 follow clockwise (``games.duplicate.seats``), so each seat's points on that line belong to one compass position.
 Comparison (standings), the board pages and the luck-and-skill split all read this one shape: a table's current
-line on a board with its points and players by position. Four queries for a whole round.
+line on a board with its points and players by position. A handful of queries for a whole round.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.duplicate import board_dealer, positions_by_seat
+from tournaments.duplicate.movement import board_orders
 from tournaments.models import Board, DealEntry, Round, Seat, Table
 
 
@@ -21,6 +23,7 @@ class PlayedBoard:
     """One table's current line on one board: who held which compass position and what each scored."""
 
     board: int
+    deal: int  # the deal of the table's sheet it was played as (the board's number when all tables play at once)
     table_id: int
     table_number: int
     line: dict[str, Any]
@@ -41,6 +44,7 @@ def played_boards(round_: Round, boards: int | None = None) -> dict[int, list[Pl
     tables = {table.pk: table for table in Table.objects.filter(round=round_)}
     # a PBN file may give a board another dealer than the usual N, E, S, W turn: the board's own counts
     dealers = dict(Board.objects.filter(round=round_).values_list("number", "dealer"))
+    orders = board_orders(round_)
     players: dict[int, dict[int, int]] = defaultdict(dict)
     for table_id, position, player_id in Seat.objects.filter(round=round_).values_list(
         "table_id", "position", "player_id"
@@ -55,13 +59,16 @@ def played_boards(round_: Round, boards: int | None = None) -> dict[int, list[Pl
     for table_id, deal, line, contract, points in entries:
         table: Table = tables[table_id]
         dealer = line.get("dealer") if isinstance(line, dict) else None
-        if type(dealer) is not int or not 0 <= dealer < table.size:
-            continue  # the engine refused such a line; nothing stored has it
-        seats = positions_by_seat(table.size, dealer, dealers.get(deal, board_dealer(deal)))
+        order = orders.get(table.number, [])
+        if type(dealer) is not int or not 0 <= dealer < table.size or deal > len(order):
+            continue  # the engine refused such a line, or the round has no board for it; nothing stored has it
+        board = order[deal - 1]
+        seats = positions_by_seat(table.size, dealer, dealers.get(board, board_dealer(board)))
         seat_of = {position: seat for seat, position in seats.items()}
-        out[deal].append(
+        out[board].append(
             PlayedBoard(
-                board=deal,
+                board=board,
+                deal=deal,
                 table_id=table_id,
                 table_number=table.number,
                 line=line,
@@ -71,4 +78,4 @@ def played_boards(round_: Round, boards: int | None = None) -> dict[int, list[Pl
                 points_of={p: int(points[s]) for p, s in seat_of.items()},
             )
         )
-    return dict(out)
+    return {board: sorted(played, key=lambda p: p.table_number) for board, played in sorted(out.items())}

@@ -2,6 +2,8 @@
 and every service that validates meet the same rule (the database adds ``competition_duplicate_wiezen_only``).
 
 - Wiezen only: solo whist and Zwicken boards would need their own dealing and checks.
+- The movement (``games.duplicate.movement``: all tables at once, or a relay) is chosen before the first round
+  too, and a relay needs duplicate play.
 - Chosen before the first round is seated: every round of a duplicate competition has its boards, dealt when it
   was made, and a round without them (or with boards nobody plays) would compare nothing.
 - A duplicate competition's deals per session stay as they are once rounds are seated: its rounds' boards were
@@ -23,6 +25,7 @@ from games.errors import GameError
 from games.rulesets import AfterPass, Doubling, RuleSet, TieBreak
 
 WIEZEN = "wiezen"
+RELAY = "relay"
 
 
 def setting_problems(competition: Any) -> dict[str, str]:
@@ -37,11 +40,28 @@ def setting_problems(competition: Any) -> dict[str, str]:
         }
     if competition.duplicate and (unfit := _rule_set_problem(competition)):
         return {"rule_set": unfit}
+    if competition.movement == RELAY and not competition.duplicate:
+        return {
+            "movement": _(
+                "Boards are handed on between tables only in duplicate play: tick “duplicate”, or let all tables "
+                "play at once."
+            )
+        }
     if competition.pk is None:
         return {}
-    stored = type(competition).objects.filter(pk=competition.pk).values("duplicate", "deals_per_session").first()
+    stored = (
+        type(competition).objects.filter(pk=competition.pk).values("duplicate", "deals_per_session", "movement").first()
+    )
     if stored is None or not competition.rounds.exists():
         return {}
+    if stored["movement"] != competition.movement:
+        return {
+            "movement": _(
+                "%(competition)s has rounds seated: its tables already know which boards they play in which order, "
+                "so the movement stays as it was."
+            )
+            % {"competition": competition}
+        }
     if stored["duplicate"] != competition.duplicate:
         return {
             "duplicate": _(

@@ -18,7 +18,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.duplicate import selectors, services
 from tournaments.duplicate.forms import PbnUploadForm
-from tournaments.models import Round
+from tournaments.duplicate.movement import sets_to_deal
+from tournaments.models import Competition, Round
 from tournaments.services.errors import ServiceError
 from tournaments.views.manage.competitions import managed_round
 
@@ -43,6 +44,8 @@ def _page(request: HttpRequest, round_: Round, form: PbnUploadForm) -> HttpRespo
         "seed": selectors.dealt_seed(boards),
         "replaceable": selectors.replaceable(round_),
         "tables": round_.tables.count(),
+        "sets": sets_to_deal(round_),
+        "relay": round_.competition.movement == Competition.Movement.RELAY,
         "fewest_tables": FEWEST_TABLES,
         "form": form,
     }

@@ -137,6 +137,17 @@ class CompetitionForm(forms.Form):
             "plays them. Wiezen only; chosen before the first round is seated."
         ),
     )
+    movement = forms.TypedChoiceField(
+        label=_("Movement of the boards"),
+        choices=Competition.Movement.choices,
+        required=False,  # not duplicate (or a client that never sends it): all tables at once
+        empty_value=Competition.Movement.ALL_AT_ONCE,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "Duplicate only. At once: every table has its own set of the boards. Relay: after every four deals each "
+            "table hands its boards to the next, so one set serves up to four tables (16 boards) or six (24)."
+        ),
+    )
     visibility = forms.ChoiceField(
         label=_("Visible to the public"), choices=Competition.Visibility.choices, widget=forms.RadioSelect
     )
@@ -197,6 +208,7 @@ class CompetitionForm(forms.Form):
                 "overrides": "{}",
                 "deals_per_session": 16,
                 "duplicate": False,
+                "movement": Competition.Movement.ALL_AT_ONCE,
                 "visibility": Competition.Visibility.EVERYTHING,
                 "seating_method": "mixer",
                 "standings_method": "total_points",
@@ -205,7 +217,8 @@ class CompetitionForm(forms.Form):
             }
         rule_set = competition.rule_set
         base, *variants = rule_set.preset.split("+")
-        fields = ("name", "slug", "kind", "game", "deals_per_session", "duplicate", "starts_on", "seating_method")
+        fields = ("name", "slug", "kind", "game", "deals_per_session", "duplicate", "movement", "starts_on")
+        fields = (*fields, "seating_method")
         more = ("keep_clubmates_apart", "standings_method", "min_evenings", "best_evenings", "evening_decay")
         return {
             **{name: getattr(competition, name) for name in (*fields, *more)},

@@ -15,6 +15,10 @@ Game = RuleSet.GameChoice
 class Competition(models.Model):
     """A tournament or a league season, played under one rule set."""
 
+    class Movement(models.TextChoices):  # ``games.duplicate.movement``
+        ALL_AT_ONCE = "all_at_once", _("All tables at once: a set of boards for every table")
+        RELAY = "relay", _("Relay: tables hand the boards on in groups of four (one set for up to four tables)")
+
     class Kind(models.TextChoices):
         TOURNAMENT = "tournament", _("Tournament")
         LEAGUE = "league", _("League season")
@@ -40,6 +44,13 @@ class Competition(models.Model):
             "Every table plays the same deals (boards), dealt in advance: printed hand records or a dealing "
             "machine's file. Wiezen only; chosen before the first round is seated."
         ),
+    )
+    movement = models.CharField(
+        _("movement"),
+        max_length=16,
+        choices=Movement.choices,
+        default=Movement.ALL_AT_ONCE,
+        help_text=_("How a duplicate round's boards reach the tables; chosen before the first round is seated."),
     )
     # Visibility: hidden (not public), standings only (public, results not), or everything (both public).
     is_public = models.BooleanField(_("public"), default=True)
@@ -98,6 +109,11 @@ class Competition(models.Model):
                 condition=models.Q(duplicate=False) | models.Q(game=Game.WIEZEN),
                 name="competition_duplicate_wiezen_only",
                 violation_error_message=_("Duplicate play is for Wiezen only."),
+            ),
+            models.CheckConstraint(
+                condition=models.Q(movement="all_at_once") | models.Q(movement="relay", duplicate=True),
+                name="competition_movement_known_relay_duplicate_only",
+                violation_error_message=_("Boards move between tables only in a duplicate competition."),
             ),
             limits.EVENINGS.check("min_evenings", "competition_min_evenings_range"),
             models.CheckConstraint(

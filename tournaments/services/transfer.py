@@ -252,6 +252,7 @@ COMPETITION_SETTINGS = (
     "seating_method",
     "keep_clubmates_apart",
     "duplicate",
+    "movement",
 )
 
 

@@ -35,6 +35,7 @@ from games.duplicate import seats_by_position
 from games.rulesets import AfterPass, Game, Rotation, RuleSet
 from games.sessions import sitting_out
 from tournaments.duplicate.cards import compass_name, spans
+from tournaments.duplicate.movement import board_orders, relay_hand_overs
 from tournaments.duplicate.selectors import board_dealers
 from tournaments.models import Round, Seat, Table
 from tournaments.permissions import can_manage_competition
@@ -90,6 +91,13 @@ class PrintTable:
     # at a time
     hands_sentence: str = ""
     board_hands: tuple[BoardHands, ...] = ()
+    boards: tuple[int, ...] = ()  # a duplicate round's board numbers in the order this table plays them
+    relay_sentence: str = ""  # a relay: where the boards go after every fourth deal, and where the next come from
+
+    @property
+    def board_order(self) -> str:
+        """The boards as the table card lists them, "1–16" or a relay's "5–16, 1–4" (numbers only)."""
+        return spans(self.boards)
 
     @property
     def board_hands_columns(self) -> list[tuple[BoardHands, ...]]:
@@ -125,12 +133,7 @@ class PrintRound:
     is_zwicken: bool
     deals: int  # rows per sheet
     rotation_known: bool  # every row's dealer is pre-filled
-    boards: tuple[int, ...] = ()  # a duplicate round's board numbers, in the order every table plays them
-
-    @property
-    def board_order(self) -> str:
-        """The boards as the table card lists them, "1–16" (numbers only: the cards stay with the organisers)."""
-        return spans(self.boards)
+    duplicate: bool = False
 
     @property
     def compass(self) -> list[str]:
@@ -174,12 +177,13 @@ def rotation_step(rules: RuleSet) -> int:
 def board_hands(
     rules: RuleSet, seats: list[PrintSeat], boards: list[tuple[int, int]]
 ) -> tuple[str, tuple[BoardHands, ...]]:
-    """Which seat takes which hand of each board (number, dealer's position) at a table: a sentence where it is the
-    same on every board, else a row a board; nothing where no dealer is known in advance."""
+    """Which seat takes which hand of each board (number, dealer's position, in the table's play order: the k-th is
+    deal k) at a table: a sentence where it is the same on every board, else a row a board; nothing where no
+    dealer is known in advance."""
     size = len(seats)
     rows = []
-    for number, board_dealer in boards:
-        dealer = dealer_position(rules, size, number)
+    for deal, (number, board_dealer) in enumerate(boards, start=1):
+        dealer = dealer_position(rules, size, deal)
         if dealer is None or size not in (4, 5):
             return "", ()
         by_position = seats_by_position(size, dealer, board_dealer)
@@ -218,7 +222,9 @@ def print_round(
     is_zwicken = rules.game is Game.ZWICKEN
     deals = competition.deals_per_session or ZWICKEN_ROWS
     step = rotation_step(rules)
-    boards = board_dealers(round_) if competition.duplicate else []
+    dealers = dict(board_dealers(round_)) if competition.duplicate else {}
+    orders = board_orders(round_) if competition.duplicate else {}
+    hand_overs = relay_hand_overs(round_) if competition.duplicate else {}
     printed = []
     for table in tables:
         seats = [
@@ -239,7 +245,8 @@ def print_round(
                     tuple(seat == out for seat in range(size)),
                 )
             )
-        hands_sentence, hand_rows = board_hands(rules, seats, boards)
+        order = [number for number in orders.get(table.number, []) if number in dealers]
+        hands_sentence, hand_rows = board_hands(rules, seats, [(number, dealers[number]) for number in order])
         printed.append(
             PrintTable(
                 number=table.number,
@@ -252,6 +259,8 @@ def print_round(
                 sit_out_counts=counts if any(counts) else (),
                 hands_sentence=hands_sentence,
                 board_hands=hand_rows,
+                boards=tuple(order),
+                relay_sentence=relay_sentence(*hand_overs[table.number]) if table.number in hand_overs else "",
             )
         )
     return PrintRound(
@@ -260,8 +269,18 @@ def print_round(
         is_zwicken=is_zwicken,
         deals=deals,
         rotation_known=not is_zwicken and rules.after_pass is not AfterPass.SAME_DEALER,
-        boards=tuple(number for number, _dealer in boards),
+        duplicate=competition.duplicate,
     )
+
+
+def relay_sentence(gives_to: int | None, takes_from: int | None) -> str:
+    """A relay table's hand-overs, as the card says them (``None``: the relay table at the side)."""
+    given = _("table %(number)s") % {"number": gives_to} if gives_to is not None else _("the relay table")
+    taken = _("table %(number)s") % {"number": takes_from} if takes_from is not None else _("the relay table")
+    return _("Relay: after every fourth deal, hand your boards to %(given)s and take the next ones from %(taken)s.") % {
+        "given": given,
+        "taken": taken,
+    }
 
 
 def may_print(user: object, round_: Round) -> bool:

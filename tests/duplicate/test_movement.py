@@ -1,0 +1,116 @@
+"""A relay: the tables of a duplicate round play the boards in groups of four and hand them on after every fourth
+deal, so one set serves up to four tables. Each table's deal k is judged, compared and printed as the board its
+order gives; the table card says the order and the hand-overs; the movement is chosen before the first round."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import UserFactory, seated_competition
+from tests.tournaments.test_pages import page
+from tournaments.duplicate.movement import board_for_deal, board_orders, relay_hand_overs, sets_to_deal
+from tournaments.duplicate.results import played_boards
+from tournaments.models import Competition, Round, ScoreSheet
+from tournaments.services.competitions import update_competition
+from tournaments.services.entry import record_deal
+
+pytestmark = pytest.mark.django_db
+
+
+def relay(players: int = 12) -> Round:
+    competition = seated_competition(players=players, duplicate=True, movement="relay", deals_per_session=16)
+    return Round.objects.get(competition=competition)
+
+
+def test_three_tables_of_a_relay_play_the_boards_in_turn_from_one_set() -> None:
+    round_ = relay()
+    assert board_orders(round_) == {
+        1: list(range(1, 17)),
+        2: [*range(5, 17), *range(1, 5)],
+        3: [*range(9, 17), *range(1, 9)],
+    }
+    assert sets_to_deal(round_) == 1
+    assert board_for_deal(round_, 2, 1) == 5 and board_for_deal(round_, 3, 16) == 8
+    assert board_for_deal(round_, 2, 17) is None
+    # boards 1-4 go to the side after the first stanza; table 3's next boards come from there
+    assert relay_hand_overs(round_) == {1: (None, 2), 2: (1, 3), 3: (2, None)}
+
+
+def test_a_line_is_compared_as_the_board_its_table_played() -> None:
+    round_ = relay()
+    second = ScoreSheet.objects.get(table__round=round_, table__number=2)
+    record_deal(second, {"deal": 1, "dealer": 0, "contract": "vraag", "declarers": [0, 2], "tricks": 8})
+
+    boards = played_boards(round_)
+
+    assert list(boards) == [5]
+    (played,) = boards[5]
+    assert (played.table_number, played.deal, played.board) == (2, 1, 5)
+    assert played.seat_of == {0: 0, 1: 1, 2: 2, 3: 3}  # board 5 is dealt by North, as deal 1 by seat 1
+
+
+def test_the_table_card_gives_each_table_its_order_and_its_hand_overs() -> None:
+    round_ = relay()
+    doc = page(Client().get(reverse("round-print", args=[round_.competition.slug, 1]), {"only": "cards"}))
+    cards = doc.find_all("article", class_="table-card")
+    orders = [card.find(class_="board-order").text() for card in cards]
+    assert orders == [
+        "Boards, one a deal, in this order: 1–16",
+        "Boards, one a deal, in this order: 5–16, 1–4",
+        "Boards, one a deal, in this order: 9–16, 1–8",
+    ]
+    relays = [card.find(class_="relay").text() for card in cards]
+    assert relays[0] == (
+        "Relay: after every fourth deal, hand your boards to the relay table and take the next ones from table 2."
+    )
+    assert relays[1] == (
+        "Relay: after every fourth deal, hand your boards to table 1 and take the next ones from table 3."
+    )
+    assert relays[2].endswith("take the next ones from the relay table.")
+
+
+def test_the_boards_page_asks_for_one_set(client: Client) -> None:
+    round_ = relay()
+    competition = round_.competition
+    organiser = UserFactory()
+    competition.organisers.add(organiser)
+    client.force_login(organiser)
+    doc = page(client.get(reverse("manage-boards", args=[competition.slug, 1])))
+    assert "Deal 1 set of the boards" in doc.find(id="sets").text()
+
+
+def test_a_relay_is_duplicate_only_and_chosen_before_the_first_round() -> None:
+    plain = seated_competition(players=4, rounds=0)
+    plain.movement = Competition.Movement.RELAY
+    with pytest.raises(ValidationError) as exc:
+        plain.full_clean()
+    assert "only in duplicate play" in str(exc.value.message_dict["movement"])
+
+    round_ = relay()
+    with pytest.raises(ValidationError) as exc:
+        update_competition(round_.competition, movement=Competition.Movement.ALL_AT_ONCE)
+    assert "the movement stays as it was" in str(exc.value.message_dict["movement"])
+
+
+def test_the_finalised_round_page_links_its_boards_and_an_unfinished_one_does_not(client: Client) -> None:
+    from tournaments.models import Table
+    from tournaments.services.rounds import finalise_round
+    from tournaments.services.sheets import confirm_sheet
+
+    round_ = relay(players=4)
+    slug = round_.competition.slug
+    assert "round-boards-link" not in client.get(reverse("round", args=[slug, 1])).content.decode()
+    sheet = Table.objects.get(round=round_).sheet
+    for deal in range(1, 17):
+        record_deal(sheet, {"deal": deal, "dealer": (deal - 1) % 4, "contract": "pass"})
+    organiser = UserFactory()
+    round_.competition.organisers.add(organiser)
+    confirm_sheet(sheet, by=organiser)
+    finalise_round(Round.objects.get(pk=round_.pk), by=organiser)
+    doc = page(client.get(reverse("round", args=[slug, 1])))
+    link = doc.find(id="round-boards-link").find("a")
+    assert link.attrs["href"] == reverse("round-boards", args=[slug, 1])
+    assert client.get(link.attrs["href"]).status_code == 200
