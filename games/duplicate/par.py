@@ -175,7 +175,8 @@ def par(
             points.append(top.points[position])
     line = max(settled, key=lambda o: o.each, default=None)
     if line is not None and line.each <= 0 and line.contract != "troel":
-        line = None
+        # nothing pays its declarers; but three aces must be announced: then troel is played, at a loss or not
+        line = max((o for o in settled if o.contract == "troel"), key=lambda o: o.each, default=None)
     return Par(tuple(settled), tuple(best), tuple(points), line)
 
 

@@ -69,6 +69,12 @@ def test_a_troel_pair_cannot_pass() -> None:
     assert result.line is not None and result.line.contract == "troel"
 
 
+def test_a_failing_troel_is_the_par_contract_even_when_a_failing_vraag_loses_less() -> None:
+    result = par([row("troel", (0, 2), 6), row("vraag", (1, 3), 7)], IWWA)
+    assert result.line is not None and result.line.contract == "troel"  # three aces must be announced
+    assert result.points[1] == result.points[3] == 0  # the others pass
+
+
 def test_the_par_contract_gives_its_declarers_the_most_each() -> None:
     rows = [row("vraag", (0, 2), 10), row("alleen", (0,), 7), row("miserie", (1,), 0)]
     result = par(rows, IWWA)
