@@ -411,3 +411,17 @@ def test_the_boards_stay_hidden_from_players_even_after_the_round(world: World) 
     for address in public:
         response = world.client("player").get(address)
         assert response.status_code == 200 and not _cards_in(response, world, world.competition), address
+
+
+def test_the_boards_page_follows_each_boards_analysis(world: World, django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):  # the analyses are queued as the boards are stored
+        analysed = seated_competition(players=4, duplicate=True)
+    analysed.organisers.add(world.users["organiser"])
+    doc = page(world.client("organiser").get(url("manage-boards", analysed)))
+    cells = [row.find_all("td")[-1].text() for row in doc.find("table", class_="boards").find("tbody").find_all("tr")]
+    assert cells == ["Analysed"] * 16
+    waiting = page(world.client("organiser").get(url("manage-boards", world.competition)))
+    assert waiting.find("table", class_="boards").find("tbody").find_all("tr")[0].find_all("td")[-1].text() in (
+        "Not queued yet",
+        "Waiting for the solver",
+    )

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments.duplicate import selectors, services
 from tournaments.duplicate.forms import PbnUploadForm
 from tournaments.duplicate.movement import sets_to_deal
-from tournaments.models import Competition, Round
+from tournaments.models import BoardAnalysis, Competition, Round
 from tournaments.services.errors import ServiceError
 from tournaments.views.manage.competitions import managed_round
 
@@ -37,10 +38,15 @@ def duplicate_round(request: HttpRequest, slug: str, number: int) -> Round:
 
 def _page(request: HttpRequest, round_: Round, form: PbnUploadForm) -> HttpResponse:
     boards = selectors.round_boards(round_)
+    views = [selectors.board_view(board.engine_board()) for board in boards]
+    statuses = dict(BoardAnalysis.objects.filter(board__round=round_).values_list("board__number", "status"))
+    labels = dict(BoardAnalysis.Status.choices)
     context = {
         "competition": round_.competition,
         "round": round_,
-        "boards": [selectors.board_view(board.engine_board()) for board in boards],
+        "boards": views,
+        # each board beside its analysis as the organiser follows it: waiting, being analysed, analysed, failed
+        "board_rows": [(view, labels.get(statuses.get(view.number, ""), _("Not queued yet"))) for view in views],
         "seed": selectors.dealt_seed(boards),
         "replaceable": selectors.replaceable(round_),
         "tables": round_.tables.count(),
