@@ -8,10 +8,14 @@
  *
  * The search answers yes/no questions ("can the maximising seats reach `target` counted tricks?") with
  * alpha-beta over one card at a time; a transposition table at trick boundaries keeps lower and upper bounds
- * of the tricks still to come. Its key is the position up to rank equivalence: for each suit, which seat
- * holds the highest card still out, the next, and so on, so positions that differ only by cards already
- * played share one entry. Cards of one hand with no card still out between them are equivalent, and only
- * one of them is tried. The exact value is found by a few such questions, narrowed by the bounds.
+ * of the tricks still to come. It is a partition search, as in bridge solvers (DDS): every answer comes back
+ * with the cards whose owners it depended on ("relevant": a card that won a trick over a lower card of its
+ * suit, the runs behind quick tricks, the lowest card of a run of equivalent cards tried once). An entry is
+ * filed under the position's shape (every hand's length in every suit, and the leader) and keeps, for each
+ * suit, the owners of the cards still out from the top down to the lowest relevant one; it answers every
+ * position of that shape whose cards, counted from the top of each suit, have those owners, whoever holds
+ * the smaller ones. Cards of one hand with no card still out between them are equivalent, and only one of
+ * them is tried. The exact value is found by a few such questions, narrowed by the bounds.
  *
  * Cards are bits 0..51: suit * 13 + rank - 2, suits C D H S (games/cards.py). Plain C, no Python headers:
  * games/solver/__init__.py loads it with ctypes.
@@ -23,19 +27,34 @@
 typedef uint64_t u64;
 
 #define SUIT_BITS 0x1FFFULL
-#define TT_BITS 21
-#define TT_SIZE (1u << TT_BITS)
-#define TT_WAYS 4
+#define SHAPE_BITS 20
+#define SHAPE_SIZE (1u << SHAPE_BITS)
+#define POOL_SIZE (1u << 21)
+#define SCAN_LIMIT 64 /* entries compared when storing, before a new one is added */
 
+/* One answer for positions of one shape: the owners (2 bits a card, 26 bits a suit, top card first) of the
+ * cards still out, kept down to a depth per suit, given by `m1`/`m2` (set bits: the owners that must match). */
 typedef struct {
-    u64 k1, k2;
-    uint32_t gen;
+    u64 o1, o2, m1, m2;
+    int32_t next; /* the next entry of the same shape, or -1 */
     int8_t lb, ub;
     int8_t lead_suit, lead_depth; /* the lead that last decided this position: suit, and place from the top */
 } Entry;
 
+/* A slot of the table's index: a shape's record (tag: the leader; `head`: the set of suit sets in use, below),
+ * or the head of a list of entries (tag: the leader, a set S of suits, and the owners of the top card of each
+ * suit in S, the suits whose owners the list's entries keep from the top down at least one card). */
 typedef struct {
-    Entry *table;
+    u64 shape; /* 4 bits a hand and suit: its length */
+    uint32_t gen;
+    int32_t head; /* first entry, or -1; in a shape's record, a bit for each set of suits with a list */
+    uint32_t tag;
+} Shape;
+
+typedef struct {
+    Shape *shapes;
+    Entry *pool;
+    uint32_t pool_used, shapes_used;
     uint32_t gen;
     int trump;      /* 0..3, or -1 for no trump */
     int max_mask;   /* seats that raise the count */
@@ -52,8 +71,11 @@ static inline int highest(u64 x) { return 63 - __builtin_clzll(x); }
 void *wz_new(void) {
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) return NULL;
-    c->table = calloc(TT_SIZE, sizeof(Entry));
-    if (!c->table) {
+    c->shapes = calloc(SHAPE_SIZE, sizeof(Shape));
+    c->pool = malloc(POOL_SIZE * sizeof(Entry));
+    if (!c->shapes || !c->pool) {
+        free(c->shapes);
+        free(c->pool);
         free(c);
         return NULL;
     }
@@ -64,51 +86,149 @@ void *wz_new(void) {
 void wz_free(void *p) {
     Ctx *c = p;
     if (!c) return;
-    free(c->table);
+    free(c->shapes);
+    free(c->pool);
     free(c);
 }
 
-/* The position's key up to rank equivalence: per suit, the owners of the cards still out, highest first. */
-static void position_key(const u64 hands[4], int leader, u64 *k1, u64 *k2) {
-    u64 owners[4] = {0, 0, 0, 0};
-    for (int s = 0; s < 4; s++) {
-        u64 key = 0;
-        int n = 0;
-        for (int r = 12; r >= 0; r--) {
-            u64 bit = 1ULL << (s * 13 + r);
-            for (int p = 0; p < 4; p++) {
-                if (hands[p] & bit) {
-                    key |= (u64)p << (2 * n);
-                    n++;
-                    break;
-                }
-            }
-        }
-        owners[s] = key | ((u64)n << 26);
+/* Empties the table (a new question's sides, or a full table). */
+static void tt_clear(Ctx *c) {
+    c->gen++;
+    if (c->gen == 0) {
+        memset(c->shapes, 0, SHAPE_SIZE * sizeof(Shape));
+        c->gen = 1;
     }
-    *k1 = owners[0] | (owners[1] << 30);
-    *k2 = owners[2] | (owners[3] << 30) | ((u64)leader << 60);
+    c->pool_used = 0;
+    c->shapes_used = 0;
 }
 
-static inline uint32_t slot_of(u64 k1, u64 k2) {
-    u64 h = k1 * 0x9E3779B97F4A7C15ULL ^ (k2 + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-    h ^= h >> 29;
-    return (uint32_t)(h & (TT_SIZE - TT_WAYS));
+/* Every hand's length in every suit, 4 bits each. */
+static inline u64 shape_of(const u64 hands[4]) {
+    u64 shape = 0;
+    for (int p = 0; p < 4; p++)
+        for (int s = 0; s < 4; s++) shape = (shape << 4) | (u64)popcount(hands[p] & (SUIT_BITS << (13 * s)));
+    return shape;
 }
 
-static Entry *tt_find(Ctx *c, u64 k1, u64 k2) {
-    Entry *bucket = c->table + slot_of(k1, k2);
-    for (int i = 0; i < TT_WAYS; i++)
-        if (bucket[i].gen == c->gen && bucket[i].k1 == k1 && bucket[i].k2 == k2) return bucket + i;
-    return NULL;
+/* Per suit, the owners of the cards still out, highest first, 2 bits each: suits 0-1 in *o1, 2-3 in *o2. */
+static void owners_of(const u64 hands[4], u64 *o1, u64 *o2) {
+    u64 all = hands[0] | hands[1] | hands[2] | hands[3];
+    u64 owners[4];
+    for (int s = 0; s < 4; s++) {
+        u64 alive = all & (SUIT_BITS << (13 * s)), key = 0;
+        int n = 0;
+        while (alive) {
+            int card = highest(alive);
+            alive &= ~(1ULL << card);
+            u64 bit = 1ULL << card;
+            u64 p = (hands[1] & bit) ? 1 : (hands[2] & bit) ? 2 : (hands[3] & bit) ? 3 : 0;
+            key |= p << (2 * n);
+            n++;
+        }
+        owners[s] = key;
+    }
+    *o1 = owners[0] | (owners[1] << 26);
+    *o2 = owners[2] | (owners[3] << 26);
 }
 
-static void tt_store(Ctx *c, u64 k1, u64 k2, int lb, int ub, int suit, int depth) {
-    Entry *bucket = c->table + slot_of(k1, k2);
-    Entry *victim = NULL;
-    for (int i = 0; i < TT_WAYS; i++) {
-        Entry *e = bucket + i;
-        if (e->gen == c->gen && e->k1 == k1 && e->k2 == k2) {
+/* The masks of owners that must match for relevant cards `rel`: per suit, down to its lowest relevant card. */
+static void masks_of(const u64 hands[4], u64 rel, u64 *m1, u64 *m2) {
+    u64 all = hands[0] | hands[1] | hands[2] | hands[3];
+    u64 mask[4];
+    for (int s = 0; s < 4; s++) {
+        u64 r = rel & all & (SUIT_BITS << (13 * s));
+        if (!r) {
+            mask[s] = 0;
+            continue;
+        }
+        int depth = popcount(all & (SUIT_BITS << (13 * s)) & ~((1ULL << lowest(r)) - 1));
+        mask[s] = (1ULL << (2 * depth)) - 1;
+    }
+    *m1 = mask[0] | (mask[1] << 26);
+    *m2 = mask[2] | (mask[3] << 26);
+}
+
+/* The cards an entry's masks stand for at this position: per suit, the card at its depth. */
+static u64 cards_of_masks(const u64 hands[4], u64 m1, u64 m2) {
+    u64 all = hands[0] | hands[1] | hands[2] | hands[3];
+    u64 rel = 0;
+    u64 mask[4] = {m1 & 0x3FFFFFF, m1 >> 26, m2 & 0x3FFFFFF, m2 >> 26};
+    for (int s = 0; s < 4; s++) {
+        if (!mask[s]) continue;
+        int depth = popcount(mask[s]) / 2;
+        u64 alive = all & (SUIT_BITS << (13 * s));
+        for (int d = 1; d < depth; d++) alive &= ~(1ULL << highest(alive));
+        rel |= 1ULL << highest(alive);
+    }
+    return rel;
+}
+
+static inline uint32_t shape_slot(u64 shape, uint32_t tag) {
+    u64 h = (shape ^ ((u64)tag * 0x9E3779B97F4A7C15ULL)) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 31;
+    return (uint32_t)(h >> (64 - SHAPE_BITS));
+}
+
+/* The slot of (`shape`, `tag`), made when `make` (else NULL when absent); NULL when the index is full. */
+static Shape *shape_find(Ctx *c, u64 shape, uint32_t tag, int make) {
+    uint32_t slot = shape_slot(shape, tag);
+    for (;;) {
+        Shape *sh = c->shapes + slot;
+        if (sh->gen != c->gen) {
+            if (!make || c->shapes_used >= SHAPE_SIZE / 2) return NULL;
+            sh->gen = c->gen;
+            sh->shape = shape;
+            sh->tag = tag;
+            sh->head = tag & 1 ? -1 : 0;
+            c->shapes_used++;
+            return sh;
+        }
+        if (sh->shape == shape && sh->tag == tag) return sh;
+        slot = (slot + 1) & (SHAPE_SIZE - 1);
+    }
+}
+
+/* Tags: bit 0 set for a list; the leader in bits 1-2; for a list, the suit set in bits 3-6 and the top owners
+ * (2 bits a suit, 0 outside the set) in bits 7-14. */
+static inline uint32_t list_tag(int leader, int set, u64 tops) {
+    return 1u | ((uint32_t)leader << 1) | ((uint32_t)set << 3) | ((uint32_t)tops << 7);
+}
+
+/* The owners of each suit's top card, 2 bits a suit, from the owner strings. */
+static inline u64 tops_of(u64 o1, u64 o2) {
+    return (o1 & 3) | (((o1 >> 26) & 3) << 2) | ((o2 & 3) << 4) | (((o2 >> 26) & 3) << 6);
+}
+
+/* The suits whose owners an entry keeps (a depth of one card or more). */
+static inline int set_of(u64 m1, u64 m2) {
+    return (int)((m1 & 1) | (((m1 >> 26) & 1) << 1) | ((m2 & 1) << 2) | (((m2 >> 26) & 1) << 3));
+}
+
+static inline u64 set_tops(int set, u64 tops) {
+    u64 keep = 0;
+    for (int s = 0; s < 4; s++)
+        if ((set >> s) & 1) keep |= 3ULL << (2 * s);
+    return tops & keep;
+}
+
+static void tt_store(Ctx *c, u64 shape, int leader, u64 o1, u64 o2, u64 m1, u64 m2, int lb, int ub, int suit,
+                     int depth) {
+    int set = set_of(m1, m2);
+    uint32_t tag = list_tag(leader, set, set_tops(set, tops_of(o1, o2)));
+    Shape *rec = shape_find(c, shape, (uint32_t)leader << 1, 1);
+    Shape *sh = rec ? shape_find(c, shape, tag, 1) : NULL;
+    if (!sh || c->pool_used >= POOL_SIZE) {
+        tt_clear(c);
+        rec = shape_find(c, shape, (uint32_t)leader << 1, 1);
+        sh = shape_find(c, shape, tag, 1);
+    }
+    rec->head |= 1 << set;
+    o1 &= m1;
+    o2 &= m2;
+    int scan = 0;
+    for (int32_t i = sh->head; i >= 0 && scan < SCAN_LIMIT; i = c->pool[i].next, scan++) {
+        Entry *e = c->pool + i;
+        if (e->m1 == m1 && e->m2 == m2 && e->o1 == o1 && e->o2 == o2) {
             if (lb > e->lb) e->lb = (int8_t)lb;
             if (ub < e->ub) e->ub = (int8_t)ub;
             if (suit >= 0) {
@@ -117,16 +237,52 @@ static void tt_store(Ctx *c, u64 k1, u64 k2, int lb, int ub, int suit, int depth
             }
             return;
         }
-        if (!victim && e->gen != c->gen) victim = e;
     }
-    if (!victim) victim = bucket + (int)((k1 ^ k2) & (TT_WAYS - 1));
-    victim->k1 = k1;
-    victim->k2 = k2;
-    victim->gen = c->gen;
-    victim->lb = (int8_t)lb;
-    victim->ub = (int8_t)ub;
-    victim->lead_suit = (int8_t)suit;
-    victim->lead_depth = (int8_t)depth;
+    int32_t i = (int32_t)c->pool_used++;
+    Entry *e = c->pool + i;
+    e->o1 = o1;
+    e->o2 = o2;
+    e->m1 = m1;
+    e->m2 = m2;
+    e->lb = (int8_t)lb;
+    e->ub = (int8_t)ub;
+    e->lead_suit = (int8_t)suit;
+    e->lead_depth = (int8_t)depth;
+    e->next = sh->head;
+    sh->head = i;
+}
+
+/* Looks the position up: 1 or 0 when an entry answers for `target` (its cards in *rel), else -1, with the lead
+ * that decided a matching entry before in *hint_suit and *hint_depth. */
+static int tt_lookup(Ctx *c, u64 shape, int leader, u64 o1, u64 o2, int target, const u64 hands[4], u64 *rel,
+                     int *hint_suit, int *hint_depth) {
+    Shape *rec = shape_find(c, shape, (uint32_t)leader << 1, 0);
+    if (!rec) return -1;
+    u64 tops = tops_of(o1, o2);
+    for (uint32_t sets = (uint32_t)rec->head; sets; sets &= sets - 1) {
+        int set = lowest(sets);
+        Shape *sh = shape_find(c, shape, list_tag(leader, set, set_tops(set, tops)), 0);
+        if (!sh) continue;
+        int32_t prev = -1;
+        for (int32_t i = sh->head; i >= 0; prev = i, i = c->pool[i].next) {
+            Entry *e = c->pool + i;
+            if (((o1 ^ e->o1) & e->m1) || ((o2 ^ e->o2) & e->m2)) continue;
+            if (e->lb >= target || e->ub < target) {
+                *rel = cards_of_masks(hands, e->m1, e->m2);
+                if (prev >= 0) { /* to the front: the entries that answer are scanned first */
+                    c->pool[prev].next = e->next;
+                    e->next = sh->head;
+                    sh->head = i;
+                }
+                return e->lb >= target;
+            }
+            if (*hint_suit < 0 && e->lead_suit >= 0) {
+                *hint_suit = e->lead_suit;
+                *hint_depth = e->lead_depth;
+            }
+        }
+    }
+    return -1;
 }
 
 /* One representative of each run of equivalent cards in `cards` (one hand's legal cards): a card is
@@ -153,6 +309,27 @@ static u64 representatives(u64 cards, u64 out) {
     return keep;
 }
 
+/* After every card was tried in vain: the answer also holds where this player's runs of equivalent cards
+ * (tried once) are split by other players' small cards, as long as the relevant cards (`rel`, kept from the
+ * top of each suit down to the lowest) do not end inside a run. Where they do, the run's lowest card joins. */
+static u64 cut_runs(u64 rel, u64 legal, u64 out) {
+    for (int s = 0; s < 4; s++) {
+        u64 suit = SUIT_BITS << (13 * s);
+        u64 r = rel & suit;
+        if (!r) continue;
+        int low = lowest(r);
+        if (!((legal >> low) & 1)) continue;
+        u64 below = out & suit & ((1ULL << low) - 1);
+        int bottom = low;
+        while (below && ((legal >> highest(below)) & 1)) {
+            bottom = highest(below);
+            below &= ~(1ULL << bottom);
+        }
+        rel |= 1ULL << bottom;
+    }
+    return rel;
+}
+
 static inline int beats(int card, int best, int trump) {
     int cs = card / 13, bs = best / 13;
     if (cs == bs) return card > best;
@@ -169,7 +346,7 @@ typedef struct {
     int decided;   /* the card that decided the last trick searched from a boundary, else -1 */
 } Node;
 
-static int at_boundary(Ctx *c, Node *n, int target);
+static int at_boundary(Ctx *c, Node *n, int target, u64 *rel);
 
 /* Order `moves` (at most 13) into `out` for the player at trick position k; returns their number. */
 static int order_moves(const Node *n, int k, int player, u64 moves, u64 out_cards, int maximiser, Ctx *c, int *out) {
@@ -220,30 +397,72 @@ static int order_moves(const Node *n, int k, int player, u64 moves, u64 out_card
         }
         return count;
     } else {
+        /* follow: a player wants the trick for the counted seats (a maximiser) or for the others; win it
+         * cheaply with a card no later player can beat when that is wanted and not already so, else play
+         * low (or, not wanting to win, the highest card that loses); discard low from a long suit, keeping
+         * winners */
         int best = n->cards[n->best_pos];
         int winner = (n->leader + n->best_pos) & 3;
-        int mate_wins = (((c->max_mask >> winner) & 1) == maximiser);
+        int wants = maximiser;
+        int cur_good = ((c->count_mask >> winner) & 1) == wants;
+        int me_good = ((c->count_mask >> player) & 1) == wants;
+        int led = n->cards[0] / 13;
+        u64 led_bits = SUIT_BITS << (13 * led);
+        u64 trumps = c->trump >= 0 ? SUIT_BITS << (13 * c->trump) : 0;
+        int score[13], cards[13], ncards = 0;
         u64 m = moves;
-        int winners[13], nwin = 0, losers[13], nlose = 0;
         while (m) {
             int card = lowest(m);
             m &= m - 1;
-            if (beats(card, best, c->trump)) winners[nwin++] = card;
-            else losers[nlose++] = card;
+            int s = card / 13, r = card % 13, sc;
+            if (beats(card, best, c->trump)) {
+                if (!me_good) sc = -20 + r;
+                else if (cur_good) sc = 20 - r;
+                else {
+                    int sure = 1;
+                    for (int j = k + 1; j < 4 && sure; j++) {
+                        int q = (n->leader + j) & 3;
+                        if ((((c->count_mask >> q) & 1) == wants)) continue;
+                        u64 qh = n->hands[q];
+                        if (qh & led_bits) {
+                            if (s == led && (qh & led_bits & ~((2ULL << card) - 1))) sure = 0;
+                        } else if (qh & trumps) {
+                            if (s != c->trump || (qh & trumps & ~((2ULL << card) - 1))) sure = 0;
+                        }
+                    }
+                    sc = (sure ? 100 : 70) - r;
+                }
+            } else if (me_good) {
+                sc = 50 - r;
+                if (s != led) {
+                    u64 suit = SUIT_BITS << (13 * s);
+                    sc += popcount(n->hands[player] & suit);
+                    if (card == highest(out_cards & suit)) sc -= 15;
+                }
+            } else {
+                sc = 50 + r;
+            }
+            score[ncards] = sc;
+            cards[ncards++] = card;
         }
-        if (mate_wins) {
-            for (int i = 0; i < nlose; i++) out[count++] = losers[i];
-            for (int i = 0; i < nwin; i++) out[count++] = winners[i];
-        } else {
-            for (int i = 0; i < nwin; i++) out[count++] = winners[i];
-            for (int i = 0; i < nlose; i++) out[count++] = losers[i];
+        for (int i = 0; i < ncards; i++) {
+            int b = i;
+            for (int j = i + 1; j < ncards; j++)
+                if (score[j] > score[b]) b = j;
+            int ts = score[i], tc = cards[i];
+            score[i] = score[b];
+            cards[i] = cards[b];
+            score[b] = ts;
+            cards[b] = tc;
+            out[count++] = cards[i];
         }
         return count;
     }
 }
 
-/* Can the maximising seats still reach `target` counted tricks, with `k` cards of the current trick played? */
-static int in_trick(Ctx *c, Node *n, int k, int target) {
+/* Can the maximising seats still reach `target` counted tricks, with `k` cards of the current trick played?
+ * `*rel` receives the cards whose owners the answer depended on (see the top of the file). */
+static int in_trick(Ctx *c, Node *n, int k, int target, u64 *rel) {
     int player = (n->leader + k) & 3;
     u64 hand = n->hands[player];
     u64 legal;
@@ -263,6 +482,7 @@ static int in_trick(Ctx *c, Node *n, int k, int target) {
     u64 forced = n->forced;
     n->forced = 0;
     int result = !maximiser, decided = -1;
+    u64 all_rel = 0;
     for (int i = 0; i < nmoves; i++) {
         int card = order[i];
         if (c->budget >= 0 && c->nodes >= c->budget) {
@@ -276,17 +496,25 @@ static int in_trick(Ctx *c, Node *n, int k, int target) {
         if (k == 0) n->best_pos = 0;
         else if (beats(card, n->cards[n->best_pos], c->trump)) n->best_pos = k;
         int r;
+        u64 child_rel = 0;
         if (k == 3) {
+            int win_card = n->cards[n->best_pos];
             int winner = (n->leader + n->best_pos) & 3;
             int won = (c->count_mask >> winner) & 1;
             int saved_leader = n->leader, trick[4];
             memcpy(trick, n->cards, sizeof trick);
             n->leader = winner;
-            r = at_boundary(c, n, target - won);
+            r = at_boundary(c, n, target - won, &child_rel);
             n->leader = saved_leader;
             memcpy(n->cards, trick, sizeof trick);
+            /* the winner's rank mattered when it beat a card of its own suit */
+            for (int j = 0; j < 4; j++)
+                if (trick[j] != win_card && trick[j] / 13 == win_card / 13) {
+                    child_rel |= 1ULL << win_card;
+                    break;
+                }
         } else {
-            r = in_trick(c, n, k + 1, target);
+            r = in_trick(c, n, k + 1, target, &child_rel);
         }
         n->hands[player] |= 1ULL << card;
         n->best_pos = saved_best;
@@ -294,11 +522,15 @@ static int in_trick(Ctx *c, Node *n, int k, int target) {
         if (r == maximiser) {
             result = r;
             decided = card;
+            all_rel = child_rel;
             break;
         }
+        all_rel |= child_rel;
     }
     n->forced = forced;
     if (k == 0) n->decided = decided;
+    if (decided < 0 && legal != moves) all_rel = cut_runs(all_rel, legal, out);
+    *rel = all_rel;
     return result;
 }
 
@@ -330,10 +562,23 @@ static int quick_tricks(const Ctx *c, const u64 hands[4], int leader) {
     return total;
 }
 
-static int at_boundary(Ctx *c, Node *n, int target) {
+/* The top `run` cards of `suit` still out in `all`. */
+static inline u64 top_cards(u64 all, int suit, int run) {
+    u64 alive = all & (SUIT_BITS << (13 * suit)), cards = 0;
+    for (int i = 0; i < run && alive; i++) {
+        int top = highest(alive);
+        cards |= 1ULL << top;
+        alive &= ~(1ULL << top);
+    }
+    return cards;
+}
+
+static int at_boundary(Ctx *c, Node *n, int target, u64 *rel) {
     int left = popcount(n->hands[n->leader]);
+    *rel = 0;
     if (target <= 0) return 1;
     if (target > left) return 0;
+    u64 all = n->hands[0] | n->hands[1] | n->hands[2] | n->hands[3];
     if (left == 1) {
         /* the last trick plays itself */
         int best_seat = n->leader;
@@ -346,12 +591,15 @@ static int at_boundary(Ctx *c, Node *n, int target) {
                 best_seat = p;
             }
         }
+        /* the winner's rank mattered when it beat a card of its own suit */
+        int by_rank = popcount(all & (SUIT_BITS << (13 * (best / 13)))) > 1;
+        if (by_rank) *rel = 1ULL << best;
         return ((c->count_mask >> best_seat) & 1) >= target;
     }
     if (c->trump >= 0) {
         /* the holder of the highest trump still out wins a trick with it, and one with each trump that follows
          * it without a gap: tricks that count, or that cannot, whatever anyone plays */
-        u64 trumps = (n->hands[0] | n->hands[1] | n->hands[2] | n->hands[3]) & (SUIT_BITS << (13 * c->trump));
+        u64 trumps = all & (SUIT_BITS << (13 * c->trump));
         if (trumps) {
             int top = highest(trumps), holder = 0;
             while (!((n->hands[holder] >> top) & 1)) holder++;
@@ -361,8 +609,12 @@ static int at_boundary(Ctx *c, Node *n, int target) {
                 trumps &= ~(1ULL << highest(trumps));
             }
             if ((c->count_mask >> holder) & 1) {
-                if (run >= target) return 1;
+                if (run >= target) {
+                    *rel = top_cards(all, c->trump, run);
+                    return 1;
+                }
             } else if (left - run < target) {
+                *rel = top_cards(all, c->trump, run);
                 return 0;
             }
         }
@@ -370,38 +622,45 @@ static int at_boundary(Ctx *c, Node *n, int target) {
     int cashes = ((c->max_mask >> n->leader) & 1) == ((c->count_mask >> n->leader) & 1);
     if (cashes) {
         int quick = quick_tricks(c, n->hands, n->leader);
-        if ((c->max_mask >> n->leader) & 1) {
-            if (quick >= target) return 1;
-        } else if (left - quick < target) {
-            return 0;
+        int hit = ((c->max_mask >> n->leader) & 1) ? quick >= target : left - quick < target;
+        if (hit) {
+            /* the leader's runs from the top of each suit */
+            for (int s = 0; s < 4; s++) {
+                u64 alive = all & (SUIT_BITS << (13 * s));
+                while (alive && ((n->hands[n->leader] >> highest(alive)) & 1)) {
+                    *rel |= 1ULL << highest(alive);
+                    alive &= ~(1ULL << highest(alive));
+                }
+            }
+            return ((c->max_mask >> n->leader) & 1);
         }
     }
-    u64 k1, k2;
-    position_key(n->hands, n->leader, &k1, &k2);
-    Entry *e = tt_find(c, k1, k2);
-    if (e) {
-        if (e->lb >= target) return 1;
-        if (e->ub < target) return 0;
-    }
+    u64 shape = shape_of(n->hands), o1, o2;
+    owners_of(n->hands, &o1, &o2);
+    int hint_suit = -1, hint_depth = 0;
+    int known = tt_lookup(c, shape, n->leader, o1, o2, target, n->hands, rel, &hint_suit, &hint_depth);
+    if (known >= 0) return known;
     n->hint = -1;
-    if (e && e->lead_suit >= 0) {
+    if (hint_suit >= 0) {
         /* the stored lead is a place from the top of a suit: find that card among those still out */
-        u64 alive = (n->hands[0] | n->hands[1] | n->hands[2] | n->hands[3]) & (SUIT_BITS << (13 * e->lead_suit));
-        for (int d = 0; alive && d < e->lead_depth; d++) alive &= ~(1ULL << highest(alive));
+        u64 alive = all & (SUIT_BITS << (13 * hint_suit));
+        for (int d = 0; alive && d < hint_depth; d++) alive &= ~(1ULL << highest(alive));
         if (alive && (n->hands[n->leader] >> highest(alive)) & 1) n->hint = highest(alive);
     }
     n->decided = -1;
-    int r = in_trick(c, n, 0, target);
+    u64 found = 0;
+    int r = in_trick(c, n, 0, target, &found);
     if (c->aborted) return 0; /* unknown: nothing is stored */
     int suit = -1, depth = 0;
     if (n->decided >= 0) {
         suit = n->decided / 13;
-        u64 above = (n->hands[0] | n->hands[1] | n->hands[2] | n->hands[3]) & (SUIT_BITS << (13 * suit)) &
-                    ~((2ULL << n->decided) - 1);
-        depth = popcount(above);
+        depth = popcount(all & (SUIT_BITS << (13 * suit)) & ~((2ULL << n->decided) - 1));
     }
-    if (r) tt_store(c, k1, k2, target, left, suit, depth);
-    else tt_store(c, k1, k2, 0, target - 1, suit, depth);
+    u64 m1, m2;
+    masks_of(n->hands, found, &m1, &m2);
+    if (r) tt_store(c, shape, n->leader, o1, o2, m1, m2, target, left, suit, depth);
+    else tt_store(c, shape, n->leader, o1, o2, m1, m2, 0, target - 1, suit, depth);
+    *rel = found;
     return r;
 }
 
@@ -416,11 +675,7 @@ static int prepare(Ctx *c, Node *n, const u64 hands_in[4], int leader, int trump
         all |= hands_in[i];
     }
     if (first_card >= 0 && !(hands_in[leader] & (1ULL << first_card))) return -1;
-    c->gen++;
-    if (c->gen == 0) {
-        memset(c->table, 0, TT_SIZE * sizeof(Entry));
-        c->gen = 1;
-    }
+    tt_clear(c);
     c->trump = trump;
     c->max_mask = max_mask & 15;
     c->count_mask = count_mask & 15;
@@ -439,7 +694,8 @@ static int prepare(Ctx *c, Node *n, const u64 hands_in[4], int leader, int trump
 /* A forced first lead makes the root position unlike any other: it is searched without the table.
  * 1 or 0, or -2 when the budget ran out first. */
 static int reach(Ctx *c, Node *n, int target) {
-    int r = n->forced ? in_trick(c, n, 0, target) : at_boundary(c, n, target);
+    u64 rel;
+    int r = n->forced ? in_trick(c, n, 0, target, &rel) : at_boundary(c, n, target, &rel);
     return c->aborted ? -2 : r;
 }
 
