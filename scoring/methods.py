@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
@@ -252,6 +252,24 @@ def board_imps(board: BoardScore) -> Fraction | None:
     return Fraction(imps_against(board.points, board.others), len(board.others))
 
 
+def _over_boards(
+    sessions: Sequence[SessionResult],
+    weights: Mapping[int, Fraction] | None,
+    per_board: Callable[[BoardScore], Fraction | None],
+) -> tuple[Fraction, Fraction]:
+    """A per-board value summed over the player's compared boards, each weighted by its evening; and the weight of
+    those boards (a board ``per_board`` gives nothing for is left out of both)."""
+    total, played = Fraction(0), Fraction(0)
+    for session in sessions:
+        weight = _weight(session.evening, weights)
+        for board in session.boards:
+            value = per_board(board)
+            if value is not None:
+                total += weight * value
+                played += weight
+    return total, played
+
+
 class Matchpoints(StandingsMethod):
     """The player's average percentage over the boards they played, each board's matchpoints over its top.
 
@@ -271,14 +289,7 @@ class Matchpoints(StandingsMethod):
         options: MethodOptions | None = None,
         weights: Mapping[int, Fraction] | None = None,
     ) -> Percentage:
-        total, played = Fraction(0), Fraction(0)
-        for session in sessions:
-            weight = _weight(session.evening, weights)
-            for board in session.boards:
-                percentage = board_percentage(board)
-                if percentage is not None:
-                    total += weight * percentage
-                    played += weight
+        total, played = _over_boards(sessions, weights, board_percentage)
         return Percentage(total / played if played else 0)
 
     def describe(self, value: MethodValue) -> str:
@@ -301,14 +312,7 @@ class CrossImps(StandingsMethod):
         options: MethodOptions | None = None,
         weights: Mapping[int, Fraction] | None = None,
     ) -> Fraction:
-        total = Fraction(0)
-        for session in sessions:
-            weight = _weight(session.evening, weights)
-            for board in session.boards:
-                crossed = board_imps(board)
-                if crossed is not None:
-                    total += weight * crossed
-        return total
+        return _over_boards(sessions, weights, board_imps)[0]
 
     def describe(self, value: MethodValue) -> str:
         assert not isinstance(value, tuple)
