@@ -1,16 +1,19 @@
-"""Benchmark the double-dummy solver of duplicate Wiezen (games/solver) on one core.
+"""Benchmark the double-dummy solver of duplicate Wiezen (games/solver) on one core, in one run:
 
-1. Full analysis of a board (every contract of ``games.solver.analysis``: vraag for every pair, alleen, abondance
-   in every trump, solo slim, troel, miserie) on random boards from ``games.duplicate.deal_boards``: time per
-   board, median and worst. Target: a median of 2 s or less over 100 boards.
-2. The shape bridge shares with Wiezen (two against two, partners opposite, the declarer's left leads): the same
-   deals solved by ours and by DDS through ``endplay`` (a test dependency, single-threaded here), time per solve
-   and the ratio, measured side by side in this run. The two answers must agree.
+1. Single solves by the shape of the sides, on the same random deals (``games.duplicate.deal_boards``): two
+   against two opposite (the shape bridge shares: also solved by DDS through ``endplay``, a test dependency, on
+   one thread; the answers must agree, and the ratio of the medians is printed), two side by side, one against
+   three (alleen), miserie. Median and worst time a solve. Each solve is capped at ``--cap`` nodes so that one
+   pathological deal cannot stall the run: the number that hit the cap is printed (their time counts as is).
+2. A board's full analysis (every contract of ``games.solver.analysis``) on a node budget a contract
+   (``--budget``): median and worst time a board over ``--boards`` boards, and how many contracts came out
+   exact. Target: a median of 2 s or less over 100 boards.
+3. The same without a budget (every count exact) on ``--exact-boards`` boards (0 to skip): it can take long.
 
-    python bench/solver.py [--boards N] [--deals N] [--seed S]
+    python bench/solver.py [--deals N] [--boards N] [--budget B] [--exact-boards N] [--cap C] [--seed S]
 
 DDS is timed per table (``calc_dd_table``: the 20 contracts of a deal, 4 declarers x 5 strains, sharing work)
-and divided by 20; ours per single solve. Both on one thread (``SetMaxThreads(1)``).
+and divided by 20; ours per single solve.
 """
 
 from __future__ import annotations
@@ -27,63 +30,92 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.duplicate import deal_boards
 from games.duplicate.pbn import hand_to_pbn
-from games.solver import analyse, solve
+from games.solver import analyse, bounds
 
 TARGET_MEDIAN_S = 2.0
 
 
-def full_analysis(boards: int, seed: int) -> None:
-    times = []
-    for board in deal_boards(boards, seed):
-        start = time.perf_counter()
-        rows = analyse(board)
-        elapsed = time.perf_counter() - start
-        times.append(elapsed)
-        print(f"  board {board.number:3d}: {len(rows)} contracts in {elapsed:7.2f} s", flush=True)
-    median = statistics.median(times)
-    verdict = "met" if median <= TARGET_MEDIAN_S else "NOT met"
-    print(
-        f"full analysis: {boards} boards, median {median:.2f} s, worst {max(times):.2f} s a board"
-        f" (target: median <= {TARGET_MEDIAN_S} s: {verdict})"
-    )
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:8.1f} ms"
 
 
-def against_dds(deals: int, seed: int) -> None:
+def shapes(deals: int, seed: int, cap: int) -> None:
     from endplay import _dds
     from endplay.dds import calc_dd_table
     from endplay.types import Deal
 
     _dds.SetMaxThreads(1)  # one core, as ours
-    ours_times, dds_times = [], []
+    times: dict[str, list[float]] = {"opposite pair": [], "pair side by side": [], "one against three": []}
+    times["miserie"] = []
+    capped = dict.fromkeys(times, 0)
+    dds_times: list[float] = []
     for board in deal_boards(deals, seed + 1):
         hands = board.hands
+        declarer = board.number % 4
+        lead = (declarer + 1) % 4
         start = time.perf_counter()
         table = calc_dd_table(Deal("N:" + " ".join(hand_to_pbn(h) for h in hands))).to_list()
         dds_times.append((time.perf_counter() - start) / 20)
-        for trump in (None, 0, 1, 2, 3):
-            declarer = board.number % 4
+        trump = (None, 0, 1, 2, 3)[board.number % 5]
+        others = tuple(p for p in range(4) if p != declarer)
+        cases: dict[str, tuple[tuple[int, ...], tuple[int, ...] | None, int | None]] = {
+            "opposite pair": ((declarer, (declarer + 2) % 4), None, trump),
+            "pair side by side": ((declarer, (declarer + 3) % 4), None, trump),
+            "one against three": ((declarer,), None, trump),
+            "miserie": (others, (declarer,), None),
+        }
+        for shape, (maximisers, counted, strain) in cases.items():
             start = time.perf_counter()
-            tricks = solve(hands, leader=(declarer + 1) % 4, trump=trump, maximisers=(declarer, (declarer + 2) % 4))
-            ours_times.append(time.perf_counter() - start)
-            expected = table[4 if trump is None else 3 - trump][declarer]
-            if tricks != expected:
-                raise SystemExit(f"board {board.number}: ours {tricks}, DDS {expected} (trump {trump})")
-    ours, dds = statistics.median(ours_times), statistics.median(dds_times)
+            low, high = bounds(hands, leader=lead, trump=strain, maximisers=maximisers, counted=counted, budget=cap)
+            times[shape].append(time.perf_counter() - start)
+            if low != high:
+                capped[shape] += 1
+            elif shape == "opposite pair":
+                expected = table[4 if trump is None else 3 - trump][declarer]
+                if low != expected:
+                    raise SystemExit(f"board {board.number}: ours {low}, DDS {expected} (trump {trump})")
+    dds = statistics.median(dds_times)
+    print(f"single solves, {deals} deals, each capped at {cap:,} nodes:")
+    for shape, spent in times.items():
+        median = statistics.median(spent)
+        line = f"  {shape:18s} median {ms(median)}, worst {ms(max(spent))}, {capped[shape]} hit the cap"
+        if shape == "opposite pair":
+            line += f"; DDS median {ms(dds)} (its table / 20): ratio {median / dds:.0f}x, every exact answer agrees"
+        print(line, flush=True)
+
+
+def full_analysis(boards: int, seed: int, budget: int | None) -> None:
+    times, exact, rows_total = [], 0, 0
+    for board in deal_boards(boards, seed):
+        start = time.perf_counter()
+        rows = analyse(board, budget=budget)
+        times.append(time.perf_counter() - start)
+        exact += sum(row.exact for row in rows)
+        rows_total += len(rows)
+    median = statistics.median(times)
+    verdict = "met" if median <= TARGET_MEDIAN_S else "NOT met"
+    label = "no budget (exact)" if budget is None else f"budget {budget:,} nodes a contract"
     print(
-        f"opposite partners: {len(ours_times)} solves, ours median {ours * 1000:.1f} ms a solve,"
-        f" DDS {dds * 1000:.2f} ms a solve (its table / 20): ratio {ours / dds:.0f}x; every answer agrees"
+        f"full analysis, {label}: {boards} boards, median {median:.2f} s, worst {max(times):.2f} s a board,"
+        f" {exact}/{rows_total} contracts exact (target: median <= {TARGET_MEDIAN_S} s: {verdict})",
+        flush=True,
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", type=int, default=100)
     parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--boards", type=int, default=100)
+    parser.add_argument("--budget", type=int, default=200_000)
+    parser.add_argument("--exact-boards", type=int, default=2)
+    parser.add_argument("--cap", type=int, default=20_000_000)
     parser.add_argument("--seed", type=int, default=2026)
     options = parser.parse_args()
     print(f"solver benchmark, one core, seed {options.seed}")
-    against_dds(options.deals, options.seed)
-    full_analysis(options.boards, options.seed)
+    shapes(options.deals, options.seed, options.cap)
+    full_analysis(options.boards, options.seed, options.budget)
+    if options.exact_boards:
+        full_analysis(options.exact_boards, options.seed, None)
 
 
 if __name__ == "__main__":

@@ -27,9 +27,14 @@
 typedef uint64_t u64;
 
 #define SUIT_BITS 0x1FFFULL
+#ifndef SHAPE_BITS
 #define SHAPE_BITS 20
+#endif
 #define SHAPE_SIZE (1u << SHAPE_BITS)
-#define POOL_SIZE (1u << 21)
+#ifndef POOL_BITS
+#define POOL_BITS 21
+#endif
+#define POOL_SIZE (1u << POOL_BITS)
 #define SCAN_LIMIT 64 /* entries compared when storing, before a new one is added */
 
 /* One answer for positions of one shape: the owners (2 bits a card, 26 bits a suit, top card first) of the
@@ -744,13 +749,34 @@ int wz_bounds(void *p, const u64 hands_in[4], int leader, int trump, int max_mas
     if (size < 0) return -1;
     int lo, hi;
     static_bounds(c, &n, size, &lo, &hi);
-    c->budget = budget;
+    /* halving questions; on a budget, each may spend half of what is left, and when one in the middle runs out,
+     * the questions next to the ends (cheaper, far from the answer) narrow the range from both sides */
+    int edges = 0, hard_low = 0, hard_high = 0, turn = 0;
     while (lo < hi) {
-        int target = (lo + hi + 1) / 2;
+        long long left = budget - c->nodes;
+        if (budget >= 0 && left <= 0) break;
+        int target;
+        if (!edges) target = (lo + hi + 1) / 2;
+        else if (hard_low && hard_high) break;
+        else if (hard_low || (!hard_high && turn)) target = hi;
+        else target = lo + 1;
+        turn = !turn;
+        c->budget = budget < 0 ? -1 : c->nodes + (hi - lo == 1 ? left : (left + 1) / 2);
+        c->aborted = 0;
         int r = reach(c, &n, target);
-        if (r < 0) break;
-        if (r) lo = target;
-        else hi = target - 1;
+        if (r < 0) {
+            if (!edges) edges = 1;
+            else if (target == hi) hard_high = 1;
+            else hard_low = 1;
+            continue;
+        }
+        if (r) {
+            lo = target;
+            hard_low = 0;
+        } else {
+            hi = target - 1;
+            hard_high = 0;
+        }
     }
     if (low) *low = lo;
     if (high) *high = hi;
