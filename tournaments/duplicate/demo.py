@@ -17,7 +17,7 @@ from typing import Any
 
 from games.duplicate import dealer_seat, seats_by_position
 from games.generate import random_line
-from tournaments.duplicate.movement import board_orders
+from tournaments.duplicate.movement import movement_of, orders_for
 from tournaments.models import Board, Club, Competition, DealEntry, Player, Round, RuleSet, ScoreSheet
 from tournaments.services.competitions import create_competition, create_rule_set, register_players
 from tournaments.services.entry import record_deal
@@ -57,7 +57,7 @@ def _play(round_: Round, rule_set: RuleSet, rng: random.Random) -> None:
     rules = rule_set.engine_rules()
     sheets = list(ScoreSheet.objects.filter(table__round=round_).select_related("table").order_by("table__number"))
     boards = {board.number: board for board in Board.objects.filter(round=round_)}
-    orders = board_orders(round_)
+    orders = orders_for(movement_of(round_), (sheet.table.number for sheet in sheets), len(boards))
     base: dict[int, dict[str, Any]] = {}  # each board's contract, by its positions, once drawn
     for deal in range(1, DEALS + 1):  # the evening as it goes: deal by deal, every table at its own board
         for sheet in sheets:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import SessionSheet
 from games.duplicate.validation import line_problems
 from games.errors import FieldError, InvalidLine
 from tournaments.duplicate.movement import board_for_deal
@@ -19,10 +20,12 @@ from tournaments.models import Board, ScoreSheet
 from tournaments.services.errors import EntryRejected
 
 
-def refuse_off_board(sheet: ScoreSheet, line: Any, engine: Any) -> None:
+def refuse_off_board(sheet: ScoreSheet, line: Any, engine: SessionSheet) -> None:
     """Raise ``EntryRejected`` if ``line`` (new or a correction) contradicts its board; nothing for other rounds.
 
-    ``engine`` is the sheet's ``games.Sheet`` before the line, for the engine's own complaints about a new line.
+    ``engine`` is the sheet's ``games.Sheet`` before the line, for the engine's own complaints about a new line;
+    its rules (the competition's, as the caller read them) judge the board too. Two queries for a duplicate line,
+    however many tables the round has: which board the table plays as the deal, and that board.
     """
     table = sheet.table
     competition = table.round.competition
@@ -41,8 +44,7 @@ def refuse_off_board(sheet: ScoreSheet, line: Any, engine: Any) -> None:
             )
         ]
     else:
-        rules = competition.rule_set.engine_rules()
-        problems = line_problems(line, board.engine_board(), rules, table.size)
+        problems = line_problems(line, board.engine_board(), engine.rules, table.size)
     if not problems:
         return
     raise EntryRejected(_with_engine_errors(problems, line, engine))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.duplicate import board_dealer, positions_by_seat
-from tournaments.duplicate.movement import board_orders
+from tournaments.duplicate.movement import movement_of, orders_for
 from tournaments.models import Board, DealEntry, Round, Seat, Table
 
 
@@ -44,7 +44,7 @@ def played_boards(round_: Round, boards: int | None = None) -> dict[int, list[Pl
     tables = {table.pk: table for table in Table.objects.filter(round=round_)}
     # a PBN file may give a board another dealer than the usual N, E, S, W turn: the board's own counts
     dealers = dict(Board.objects.filter(round=round_).values_list("number", "dealer"))
-    orders = board_orders(round_)
+    orders = orders_for(movement_of(round_), (table.number for table in tables.values()), len(dealers))
     players: dict[int, dict[int, int]] = defaultdict(dict)
     for table_id, position, player_id in Seat.objects.filter(round=round_).values_list(
         "table_id", "position", "player_id"

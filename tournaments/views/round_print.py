@@ -35,7 +35,7 @@ from games.duplicate import seats_by_position
 from games.rulesets import AfterPass, Game, Rotation, RuleSet
 from games.sessions import sitting_out
 from tournaments.duplicate.cards import compass_name, spans
-from tournaments.duplicate.movement import board_orders, relay_hand_overs
+from tournaments.duplicate.movement import hand_overs_for, movement_of, orders_for
 from tournaments.duplicate.selectors import board_dealers
 from tournaments.models import Round, Seat, Table
 from tournaments.permissions import can_manage_competition
@@ -216,15 +216,17 @@ def print_round(
 ) -> PrintRound:
     """What to print; players by their full names for those who run the competition (``full_names``), otherwise
     by their public names (``tournaments.services.privacy``). ``entry_url`` gives each card its table's entry
-    address with the table's code (only those who run the competition print that)."""
+    address with the table's code (only those who run the competition print that). ``tables`` are all the round's
+    tables (``round_tables``): a duplicate round's movement hands its boards round them."""
     competition = round_.competition
     rules = competition.rule_set.engine_rules()
     is_zwicken = rules.game is Game.ZWICKEN
     deals = competition.deals_per_session or ZWICKEN_ROWS
     step = rotation_step(rules)
     dealers = dict(board_dealers(round_)) if competition.duplicate else {}
-    orders = board_orders(round_) if competition.duplicate else {}
-    hand_overs = relay_hand_overs(round_) if competition.duplicate else {}
+    numbers = [table.number for table in tables]
+    orders = orders_for(movement_of(round_), numbers, len(dealers)) if competition.duplicate else {}
+    hand_overs = hand_overs_for(movement_of(round_), numbers, len(dealers)) if competition.duplicate else {}
     printed = []
     for table in tables:
         seats = [
