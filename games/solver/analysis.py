@@ -48,10 +48,7 @@ def analyse(board: Board, *, budget: int | None = None) -> list[Solved]:
     hands = board.hands
     turned = board.trump
     lead = board.leader
-    rows: list[Solved] = []
-    for pair in combinations(range(4), 2):
-        low, high = bounds(hands, leader=lead, trump=turned.order, maximisers=pair, budget=budget)
-        rows.append(Solved("vraag", pair, turned, lead, low, high))
+    rows = vraag_rows(board, budget=budget)
     alone: dict[tuple[int, Suit], tuple[int, int]] = {}
     for position in range(4):
         for suit in SUITS:
@@ -69,6 +66,19 @@ def analyse(board: Board, *, budget: int | None = None) -> list[Solved]:
         low, high = bounds(hands, leader=lead, trump=None, maximisers=others, counted=(position,), budget=budget)
         rows.append(Solved("miserie", (position,), None, lead, low, high))
     return rows
+
+
+def vraag_rows(board: Board, *, budget: int | None = None) -> list[Solved]:
+    """Vraag for every pair of positions in the turned trump, from three searches: the two pairs of a split of
+    the table play one game (what one pair wins the other loses, under the same best play)."""
+    turned, lead = board.trump, board.leader
+    found: dict[tuple[int, ...], tuple[int, int]] = {}
+    for pair in combinations(range(4), 2):
+        if pair not in found:
+            low, high = bounds(board.hands, leader=lead, trump=turned.order, maximisers=pair, budget=budget)
+            found[pair] = (low, high)
+            found[tuple(p for p in range(4) if p not in pair)] = (ALL_TRICKS - high, ALL_TRICKS - low)
+    return [Solved("vraag", pair, turned, lead, *found[pair]) for pair in combinations(range(4), 2)]
 
 
 def solo_slim(board: Board, position: int, suit: Suit, budget: int | None = None) -> Solved:

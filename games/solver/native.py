@@ -1,6 +1,7 @@
 """The C search (``wiezendd.c``) through ctypes: one context (and its transposition table) per thread.
 
-The library is built by ``make install`` (``cc -O2 -shared``, no Python headers), so ``games/`` keeps its
+The library is built by ``make install`` (``cc -O3 -march=native -shared``, plain ``-O2`` where the compiler
+refuses that; no Python headers), so ``games/`` keeps its
 promise of the standard library only; the browser's copy of the engine never loads it.
 """
 

@@ -23,6 +23,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
 
 typedef uint64_t u64;
 
@@ -37,8 +40,9 @@ typedef uint64_t u64;
 #define POOL_SIZE (1u << POOL_BITS)
 #define SCAN_LIMIT 64 /* entries compared when storing, before a new one is added */
 
-/* One answer for positions of one shape: the owners (2 bits a card, 26 bits a suit, top card first) of the
- * cards still out, kept down to a depth per suit, given by `m1`/`m2` (set bits: the owners that must match). */
+/* One answer for positions of one shape: the owners (2 bits a card, 26 bits a suit, lowest card first) of the
+ * cards still out, kept from the top down to a depth per suit, given by `m1`/`m2` (set bits: the owners that
+ * must match). */
 typedef struct {
     u64 o1, o2, m1, m2;
     int32_t next; /* the next entry of the same shape, or -1 */
@@ -115,23 +119,27 @@ static inline u64 shape_of(const u64 hands[4]) {
     return shape;
 }
 
-/* Per suit, the owners of the cards still out, highest first, 2 bits each: suits 0-1 in *o1, 2-3 in *o2. */
+/* The owners of the cards `alive` (of one suit), lowest first, 2 bits each: the owner's seat (bit 0 set for
+ * seats 1 and 3, bit 1 for seats 2 and 3). With BMI2, two bit gathers and two scatters. */
+static inline u64 suit_owners(const u64 hands[4], u64 alive) {
+#ifdef __BMI2__
+    u64 odd = _pext_u64(hands[1] | hands[3], alive), high = _pext_u64(hands[2] | hands[3], alive);
+    return _pdep_u64(odd, 0x5555555555555555ULL) | _pdep_u64(high, 0xAAAAAAAAAAAAAAAAULL);
+#else
+    u64 key = 0, odd = hands[1] | hands[3], high = hands[2] | hands[3];
+    for (int n = 0; alive; n++, alive &= alive - 1) {
+        int card = lowest(alive);
+        key |= (((odd >> card) & 1) | (((high >> card) & 1) << 1)) << (2 * n);
+    }
+    return key;
+#endif
+}
+
+/* Per suit, the owners of the cards still out (suit_owners): suits 0-1 in *o1, 2-3 in *o2. */
 static void owners_of(const u64 hands[4], u64 *o1, u64 *o2) {
     u64 all = hands[0] | hands[1] | hands[2] | hands[3];
     u64 owners[4];
-    for (int s = 0; s < 4; s++) {
-        u64 alive = all & (SUIT_BITS << (13 * s)), key = 0;
-        int n = 0;
-        while (alive) {
-            int card = highest(alive);
-            alive &= ~(1ULL << card);
-            u64 bit = 1ULL << card;
-            u64 p = (hands[1] & bit) ? 1 : (hands[2] & bit) ? 2 : (hands[3] & bit) ? 3 : 0;
-            key |= p << (2 * n);
-            n++;
-        }
-        owners[s] = key;
-    }
+    for (int s = 0; s < 4; s++) owners[s] = suit_owners(hands, all & (SUIT_BITS << (13 * s)));
     *o1 = owners[0] | (owners[1] << 26);
     *o2 = owners[2] | (owners[3] << 26);
 }
@@ -146,8 +154,9 @@ static void masks_of(const u64 hands[4], u64 rel, u64 *m1, u64 *m2) {
             mask[s] = 0;
             continue;
         }
-        int depth = popcount(all & (SUIT_BITS << (13 * s)) & ~((1ULL << lowest(r)) - 1));
-        mask[s] = (1ULL << (2 * depth)) - 1;
+        u64 alive = all & (SUIT_BITS << (13 * s));
+        int below = popcount(alive & ((1ULL << lowest(r)) - 1));
+        mask[s] = ((1ULL << (2 * popcount(alive))) - 1) & ~((1ULL << (2 * below)) - 1);
     }
     *m1 = mask[0] | (mask[1] << 26);
     *m2 = mask[2] | (mask[3] << 26);
@@ -160,10 +169,9 @@ static u64 cards_of_masks(const u64 hands[4], u64 m1, u64 m2) {
     u64 mask[4] = {m1 & 0x3FFFFFF, m1 >> 26, m2 & 0x3FFFFFF, m2 >> 26};
     for (int s = 0; s < 4; s++) {
         if (!mask[s]) continue;
-        int depth = popcount(mask[s]) / 2;
         u64 alive = all & (SUIT_BITS << (13 * s));
-        for (int d = 1; d < depth; d++) alive &= ~(1ULL << highest(alive));
-        rel |= 1ULL << highest(alive);
+        for (int below = lowest(mask[s]) / 2; below > 0; below--) alive &= alive - 1;
+        rel |= 1ULL << lowest(alive);
     }
     return rel;
 }
@@ -199,14 +207,21 @@ static inline uint32_t list_tag(int leader, int set, u64 tops) {
     return 1u | ((uint32_t)leader << 1) | ((uint32_t)set << 3) | ((uint32_t)tops << 7);
 }
 
-/* The owners of each suit's top card, 2 bits a suit, from the owner strings. */
-static inline u64 tops_of(u64 o1, u64 o2) {
-    return (o1 & 3) | (((o1 >> 26) & 3) << 2) | ((o2 & 3) << 4) | (((o2 >> 26) & 3) << 6);
+/* The owners of each suit's top card still out, 2 bits a suit (0 for a suit that is out). */
+static inline u64 tops_of(const u64 hands[4]) {
+    u64 all = hands[0] | hands[1] | hands[2] | hands[3], tops = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 alive = all & (SUIT_BITS << (13 * s));
+        if (!alive) continue;
+        int top = highest(alive);
+        tops |= (u64)(((hands[1] | hands[3]) >> top & 1) | (((hands[2] | hands[3]) >> top & 1) << 1)) << (2 * s);
+    }
+    return tops;
 }
 
 /* The suits whose owners an entry keeps (a depth of one card or more). */
 static inline int set_of(u64 m1, u64 m2) {
-    return (int)((m1 & 1) | (((m1 >> 26) & 1) << 1) | ((m2 & 1) << 2) | (((m2 >> 26) & 1) << 3));
+    return ((m1 & 0x3FFFFFF) != 0) | (((m1 >> 26) != 0) << 1) | (((m2 & 0x3FFFFFF) != 0) << 2) | (((m2 >> 26) != 0) << 3);
 }
 
 static inline u64 set_tops(int set, u64 tops) {
@@ -216,10 +231,10 @@ static inline u64 set_tops(int set, u64 tops) {
     return tops & keep;
 }
 
-static void tt_store(Ctx *c, u64 shape, int leader, u64 o1, u64 o2, u64 m1, u64 m2, int lb, int ub, int suit,
-                     int depth) {
+static void tt_store(Ctx *c, u64 shape, int leader, u64 tops, u64 o1, u64 o2, u64 m1, u64 m2, int lb, int ub,
+                     int suit, int depth) {
     int set = set_of(m1, m2);
-    uint32_t tag = list_tag(leader, set, set_tops(set, tops_of(o1, o2)));
+    uint32_t tag = list_tag(leader, set, set_tops(set, tops));
     Shape *rec = shape_find(c, shape, (uint32_t)leader << 1, 1);
     Shape *sh = rec ? shape_find(c, shape, tag, 1) : NULL;
     if (!sh || c->pool_used >= POOL_SIZE) {
@@ -259,11 +274,10 @@ static void tt_store(Ctx *c, u64 shape, int leader, u64 o1, u64 o2, u64 m1, u64 
 
 /* Looks the position up: 1 or 0 when an entry answers for `target` (its cards in *rel), else -1, with the lead
  * that decided a matching entry before in *hint_suit and *hint_depth. */
-static int tt_lookup(Ctx *c, u64 shape, int leader, u64 o1, u64 o2, int target, const u64 hands[4], u64 *rel,
-                     int *hint_suit, int *hint_depth) {
+static int tt_lookup(Ctx *c, u64 shape, int leader, u64 tops, u64 o1, u64 o2, int target, const u64 hands[4],
+                     u64 *rel, int *hint_suit, int *hint_depth) {
     Shape *rec = shape_find(c, shape, (uint32_t)leader << 1, 0);
     if (!rec) return -1;
-    u64 tops = tops_of(o1, o2);
     for (uint32_t sets = (uint32_t)rec->head; sets; sets &= sets - 1) {
         int set = lowest(sets);
         Shape *sh = shape_find(c, shape, list_tag(leader, set, set_tops(set, tops)), 0);
@@ -640,10 +654,10 @@ static int at_boundary(Ctx *c, Node *n, int target, u64 *rel) {
             return ((c->max_mask >> n->leader) & 1);
         }
     }
-    u64 shape = shape_of(n->hands), o1, o2;
+    u64 shape = shape_of(n->hands), tops = tops_of(n->hands), o1, o2;
     owners_of(n->hands, &o1, &o2);
     int hint_suit = -1, hint_depth = 0;
-    int known = tt_lookup(c, shape, n->leader, o1, o2, target, n->hands, rel, &hint_suit, &hint_depth);
+    int known = tt_lookup(c, shape, n->leader, tops, o1, o2, target, n->hands, rel, &hint_suit, &hint_depth);
     if (known >= 0) return known;
     n->hint = -1;
     if (hint_suit >= 0) {
@@ -663,8 +677,8 @@ static int at_boundary(Ctx *c, Node *n, int target, u64 *rel) {
     }
     u64 m1, m2;
     masks_of(n->hands, found, &m1, &m2);
-    if (r) tt_store(c, shape, n->leader, o1, o2, m1, m2, target, left, suit, depth);
-    else tt_store(c, shape, n->leader, o1, o2, m1, m2, 0, target - 1, suit, depth);
+    if (r) tt_store(c, shape, n->leader, tops, o1, o2, m1, m2, target, left, suit, depth);
+    else tt_store(c, shape, n->leader, tops, o1, o2, m1, m2, 0, target - 1, suit, depth);
     *rel = found;
     return r;
 }

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from itertools import combinations
 
 import pytest
 
 from games.cards import SUIT_MASKS, Card, Suit
+from games.duplicate import deal_boards
 from games.duplicate.boards import Board
 from games.duplicate.pbn import hand_to_pbn
 from games.errors import GameError
 from games.solver import analyse, bounds, reaches, solve
+from games.solver.analysis import vraag_rows
 
 SUIT = 0x1FFF
 
@@ -211,3 +214,19 @@ def test_an_analysis_on_a_budget_gives_ranges_that_hold_the_exact_counts() -> No
         ]
         for rough, known in zip(bounded, exact, strict=True):
             assert rough.low <= known.low <= known.high <= rough.high, (budget, rough, known)
+
+
+def test_each_vraag_pair_takes_what_its_opponents_pair_leaves() -> None:
+    # analyse solves one game per split of the four seats into two pairs: every pair's row must be what that
+    # pair's own search finds
+    for board in deal_boards(2, 19):
+        rows = {r.declarers: r for r in vraag_rows(board)}
+        assert [r for r in analyse(board, budget=0) if r.contract == "vraag"] == [
+            r for r in vraag_rows(board, budget=0)
+        ]
+        assert sorted(rows) == list(combinations(range(4), 2))
+        for pair, row in rows.items():
+            exact = solve(board.hands, leader=board.leader, trump=board.trump.order, maximisers=pair)
+            assert (row.low, row.high) == (exact, exact), (board, pair)
+            opponents = tuple(p for p in range(4) if p not in pair)
+            assert row.low + rows[opponents].low == 13
