@@ -135,6 +135,7 @@ def test_a_correction_into_a_troel_without_the_aces_is_refused(round_: Round) ->
 def test_an_import_and_offline_sync_refuse_it_too(client: Client, round_: Round) -> None:
     sheet = first_sheet(round_)
     fits = {"deal": 1, "dealer": 0, "contract": "vraag", "declarers": [0, 2], "tricks": 8}
+    put_board(round_, make_board(2, {"AC": 0, "AD": 1, "AH": 2, "AS": 3}))  # an ace a hand: nobody may play troel
     with pytest.raises(ImportRejected) as exc:
         import_lines(sheet, [fits, troel([0, 3], deal=2, dealer=1)])
     assert {error.code for _row, error in exc.value.errors} == {"troel_without_three_aces"}
