@@ -113,3 +113,52 @@ def test_changing_the_game_back_restores_its_rule_sets_and_its_default(desktop: 
     expect(desktop.locator("#duplicate-group")).to_be_visible()
     assert_no_csp_violations(desktop)
     assert script_errors(desktop) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_comparison_standings_are_offered_only_while_the_competition_is_duplicate(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    club = ClubFactory(name="Wiezclub Brugge")
+    admin = UserFactory(username="dup-admin")
+    MembershipFactory(club=club, player=PlayerFactory(user=admin), is_admin=True)
+    page = new_page(browser, live_server, PHONE)
+    try:
+        login(page, live_server, admin)
+        page.goto(reverse("manage-competition-new"))
+        comparison = page.locator("#id_standings_method option[data-duplicate]")
+        assert comparison.evaluate_all("(os) => os.map((o) => o.value)") == ["matchpoints", "cross_imps"]
+        # not duplicate: no movement, and the comparison methods cannot be picked
+        expect(page.locator("#movement-group")).to_be_hidden()
+        assert comparison.evaluate_all("(os) => os.every((o) => o.disabled && o.hidden)")
+
+        page.locator("#id_name").focus()
+        page.keyboard.type("Duplicaat Brugge")
+        page.keyboard.press("Tab")
+        page.keyboard.type("duplicaat-brugge")
+        page.locator("#id_duplicate").focus()
+        page.keyboard.press("Space")
+        expect(page.locator("#movement-group")).to_be_visible()
+        page.locator("#id_standings_method").focus()
+        page.keyboard.type("M")
+        expect(page.locator("#id_standings_method")).to_have_value("matchpoints")
+
+        # untick: the comparison method is given up for total points rather than refused on saving
+        page.locator("#id_duplicate").focus()
+        page.keyboard.press("Space")
+        expect(page.locator("#id_standings_method")).to_have_value("total_points")
+        expect(page.locator("#movement-group")).to_be_hidden()
+        page.keyboard.press("Space")
+        page.locator("#id_standings_method").focus()
+        page.keyboard.type("Cross")
+        expect(page.locator("#id_standings_method")).to_have_value("cross_imps")
+
+        page.locator("#id_name").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_url(f"**{reverse('manage-competition', args=['duplicaat-brugge'])}")
+        created = Competition.objects.get(slug="duplicaat-brugge")
+        assert (created.duplicate, created.standings_method) == (True, "cross_imps")
+        assert_no_csp_violations(page)
+        assert script_errors(page) == []
+    finally:
+        page.context.close()

@@ -83,6 +83,18 @@ class PresetSelect(forms.Select):
         return option
 
 
+class StandingsMethodSelect(forms.Select):
+    """The standings methods: those that compare boards (``data-duplicate``) are offered only while the
+    competition is duplicate (templates/organiser/competition_form); the server refuses them otherwise."""
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        method = METHODS.get(str(value))
+        if method is not None and method.compares_boards:
+            option["attrs"]["data-duplicate"] = ""
+        return option
+
+
 def preset_games() -> dict[str, str]:
     """Each engine rule set's game, in the registry's order."""
     return {r.name: r.game.value for r in games.listing()}
@@ -155,7 +167,9 @@ class CompetitionForm(forms.Form):
     seating_method = forms.ChoiceField(label=_("Seating method"), choices=SEATING_CHOICES)
     keep_clubmates_apart = forms.BooleanField(label=_("Keep club-mates apart"), required=False)
     standings_method = forms.ChoiceField(
-        label=_("Standings method"), choices=[(key, METHOD_NAMES.get(key, m.name)) for key, m in METHODS.items()]
+        label=_("Standings method"),
+        choices=[(key, METHOD_NAMES.get(key, m.name)) for key, m in METHODS.items()],
+        widget=StandingsMethodSelect,
     )
     tie_breaks = forms.CharField(
         label=_("Tie-breaks, in order"),
