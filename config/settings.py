@@ -165,9 +165,13 @@ CELERY_TASK_ROUTES = {
     "tournaments.duplicate.tasks.analyse_board": {"queue": "analytics"},
 }
 # The double-dummy solver's node budget per contract for a board's analysis (tournaments.duplicate.analysis): a
-# board's analysis then finishes in seconds, a contract it cannot settle keeps the bounds it proved. 0: no budget
-# (every count exact, but one-against-three solves can take minutes).
-WIEZEN_SOLVER_BUDGET = env_int("WIEZEN_SOLVER_BUDGET", default=500_000, minimum=0)
+# board's analysis then finishes in about a second (bench/solver.py), a contract it cannot settle keeps the bounds it
+# proved. A worker gets 2,000,000 (about 1.5 s a board, more counts exact); without one the analysis runs in the
+# request that seats the round, so 500,000 (about 0.5 s a board). 0: no budget (every count exact, but miserie
+# solves can take minutes).
+WIEZEN_SOLVER_BUDGET = env_int(
+    "WIEZEN_SOLVER_BUDGET", default=500_000 if CELERY_TASK_ALWAYS_EAGER else 2_000_000, minimum=0
+)
 if WIEZEN_SOLVER_BUDGET > 10**12:  # tournaments.BoardAnalysis.budget's range
     raise ImproperlyConfigured(f"WIEZEN_SOLVER_BUDGET={WIEZEN_SOLVER_BUDGET} is past 10**12 nodes: use 0 for no budget")
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

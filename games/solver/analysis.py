@@ -17,6 +17,9 @@ from games.duplicate.boards import ACES, Board, holder, troel_holder
 from games.solver.native import bounds, reaches
 
 ALL_TRICKS = 13
+VRAAG_BUDGET_SHARE = 4
+"""Vraag's searches get this many contracts' budgets each: three searches serve six pairs, and vraag is the
+contract tables play most."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +47,12 @@ class Solved:
 
 def analyse(board: Board, *, budget: int | None = None) -> list[Solved]:
     """Every contract of the module docstring at ``board``, in a fixed order (positions 0..3 = N, E, S, W).
-    ``budget``: search nodes per contract (None: no limit, every count exact but solo slim's when not made)."""
+    ``budget``: search nodes per contract, ``VRAAG_BUDGET_SHARE`` times that for each vraag search (None: no limit,
+    every count exact but solo slim's when not made)."""
     hands = board.hands
     turned = board.trump
     lead = board.leader
-    rows = vraag_rows(board, budget=budget)
+    rows = vraag_rows(board, budget=None if budget is None else budget * VRAAG_BUDGET_SHARE)
     alone: dict[tuple[int, Suit], tuple[int, int]] = {}
     for position in range(4):
         for suit in SUITS:
