@@ -166,7 +166,7 @@ CELERY_TASK_ROUTES = {
 }
 # The double-dummy solver's node budget per contract for a board's analysis (tournaments.duplicate.analysis): a
 # board's analysis then finishes in about a second (bench/solver.py), a contract it cannot settle keeps the bounds it
-# proved. A worker gets 2,000,000 (about 1.5 s a board, more counts exact); without one the analysis runs in the
+# proved. A worker gets 2,000,000 (about 1.3 s a board, more counts exact); without one the analysis runs in the
 # request that seats the round, so 500,000 (about 0.5 s a board). 0: no budget (every count exact, but miserie
 # solves can take minutes).
 WIEZEN_SOLVER_BUDGET = env_int(
