@@ -28,6 +28,7 @@ CONTROLLED = (
     "CELERY_BROKER_URL",
     "CELERY_FILESYSTEM_BROKER_DIR",
     "CELERY_TASK_ALWAYS_EAGER",
+    "WIEZEN_SOLVER_BUDGET",
     "STANDINGS_COALESCE_SECONDS",
     "STANDINGS_STALE_QUEUE_SECONDS",
     "STANDINGS_RECONCILE_SECONDS",
@@ -75,6 +76,7 @@ print(json.dumps({
     "referrer_policy": settings.SECURE_REFERRER_POLICY,
     "login": [settings.AXES_FAILURE_LIMIT, settings.AXES_COOLOFF_TIME.total_seconds()],
     "csp_report_uri": settings.CONTENT_SECURITY_POLICY["DIRECTIVES"].get("report-uri"),
+    "solver_budget": settings.WIEZEN_SOLVER_BUDGET,
 }))
 """
 
@@ -117,6 +119,13 @@ def test_a_redis_url_is_the_broker_and_the_cache_and_tasks_are_no_longer_eager(t
     assert report["broker"] == url
     assert report["eager"] is False
     assert report["cache"] == "config.cache.SharedClientRedisCache"
+
+
+def test_the_solver_s_budget_is_smaller_where_the_analysis_runs_in_the_request(tmp_path: Path) -> None:
+    # no worker (eager tasks): the request that seats a round analyses its boards, so a smaller budget a contract
+    assert loaded(tmp_path)["solver_budget"] == 500_000
+    assert loaded(tmp_path, REDIS_URL="redis://127.0.0.1:6379/3")["solver_budget"] == 2_000_000
+    assert loaded(tmp_path, REDIS_URL="redis://127.0.0.1:6379/3", WIEZEN_SOLVER_BUDGET="0")["solver_budget"] == 0
 
 
 def test_the_shared_client_cache_is_django_s_redis_cache_with_one_client_per_pool() -> None:
