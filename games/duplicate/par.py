@@ -14,13 +14,15 @@ would. Deliberately simple, and the board pages say so:
   a pair (vraag, troel), or 0: nobody must bid (but a troel pair must play troel, or a contract above it).
 - The board's par contract is the one that gives its declarers the most, each.
 - A figure the solver only bounded is taken at its safe end: the fewest tricks for a side that wants tricks, the
-  most for a miserie declarer, who wants none. Whatever rests on such a figure is marked ``bound``.
+  most for a miserie declarer, who wants none. Whatever rests on such a figure is marked ``bound``, unless the
+  other end of the range pays the same (settlement is monotone in the tricks, so then every count between does):
+  the solver leaves exactly those counts open by default (``games.solver.analysis``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from games.contracts import CONTRACTS, Side
@@ -77,7 +79,7 @@ class Outcome:
     declarers: tuple[int, ...]
     level: int | None
     tricks: int
-    bound: bool  # ``tricks`` is the safe end of the solver's bounds, not an exact figure
+    bound: bool  # ``tricks`` is the safe end of the solver's bounds, and the other end pays differently
     points: tuple[int, ...]  # by position, N E S W
     made: bool
 
@@ -145,14 +147,20 @@ def outcomes(
         if row.contract not in CONTRACTS:
             continue
         tricks = safe_tricks(row.contract, row.low, row.high)
-        bound = row.low != row.high
+        other_end = row.low + row.high - tricks
         names = [row.contract, *ALSO.get(row.contract, ())]
         for name in names:
             if name == "abondance_troef" and (turned is None or index >= len(trumps) or trumps[index] != turned):
                 continue
-            outcome = _settle(rules, name, tuple(row.declarers), tricks, bound)
-            if outcome is not None:
-                out.append(outcome)
+            outcome = _settle(rules, name, tuple(row.declarers), tricks, False)
+            if outcome is None:
+                continue
+            if other_end != tricks:
+                # a range only matters where its ends pay differently (a failed miserie fails alike with 1 trick or 9)
+                other = _settle(rules, name, tuple(row.declarers), other_end, False)
+                bound = other is None or (other.points, other.level) != (outcome.points, outcome.level)
+                outcome = replace(outcome, bound=bound)
+            out.append(outcome)
     return out
 
 

@@ -5,6 +5,13 @@ positions (side by side or opposite) and alleen for every position, in the turne
 position in each trump; solo slim (every trick, the declarer leads) for every position in each trump; troel
 where a position holds three or four aces; miserie for every position, without trump, as the fewest tricks the
 declarer can be held to (open miserie has the same figure: double dummy, every hand is already open).
+
+By default a count is searched as far as some tariff reads it (``games.settlement``), and no further: a
+miserie is made with no trick and fails the same with one or ten, so its question is "no trick?", and the count
+of a miserie that fails is the range the cards alone give (≥ 1); an abondance in a suit other than the turned one
+is made at 9 tricks or more (levels 9..12, and 13 doubles), so below 9 its count is a range (≤ 8). Those answers
+are one search each and cost next to nothing; the full counts cost minutes on some boards. ``every_count``
+searches them too.
 """
 
 from __future__ import annotations
@@ -13,10 +20,13 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from games.cards import SUIT_MASKS, SUITS, Suit, cards_of
+from games.contracts import CONTRACTS
 from games.duplicate.boards import ACES, Board, holder, troel_holder
 from games.solver.native import bounds, reaches
 
 ALL_TRICKS = 13
+ABONDANCE_TRICKS = min(CONTRACTS["abondance"].levels)
+"""The fewest tricks an abondance is made with, at its lowest level: below it, every count fails alike."""
 VRAAG_BUDGET_SHARE = 4
 """Vraag's searches get this many contracts' budgets each: three searches serve six pairs, and vraag is the
 contract tables play most."""
@@ -25,8 +35,9 @@ contract tables play most."""
 @dataclass(frozen=True, slots=True)
 class Solved:
     """One contract at one board: the tricks its side takes under best play (miserie: its declarer's), known to
-    lie in ``low..high``. Exact (``low == high``) unless a node budget ran out first, or for solo slim that
-    cannot take every trick (one question was asked: ``high`` is 12 and ``low`` a bound that cost nothing)."""
+    lie in ``low..high``. Exact (``low == high``) unless a node budget ran out first, or where no tariff reads
+    the count (the module docstring): solo slim that cannot take every trick (``high`` 12), a miserie that fails
+    (``low`` 1), an abondance below 9 (``high`` 8), each with the other end a bound that cost nothing."""
 
     contract: str
     declarers: tuple[int, ...]
@@ -44,11 +55,23 @@ class Solved:
         """The count when it is known, else None."""
         return self.low if self.low == self.high else None
 
+    @property
+    def settled(self) -> bool:
+        """Whether the row says all a tariff reads of it: made or not, and the count where it pays by the trick."""
+        if self.contract == "solo_slim":
+            return self.exact or self.high < ALL_TRICKS
+        if self.contract == "miserie":
+            return self.exact or self.low >= 1
+        if self.contract == "abondance":
+            return self.exact or self.high < ABONDANCE_TRICKS
+        return self.exact
 
-def analyse(board: Board, *, budget: int | None = None) -> list[Solved]:
+
+def analyse(board: Board, *, budget: int | None = None, every_count: bool = False) -> list[Solved]:
     """Every contract of the module docstring at ``board``, in a fixed order (positions 0..3 = N, E, S, W).
-    ``budget``: search nodes per contract, ``VRAAG_BUDGET_SHARE`` times that for each vraag search (None: no limit,
-    every count exact but solo slim's when not made)."""
+    ``budget``: search nodes per question, ``VRAAG_BUDGET_SHARE`` times that for each vraag search (None: no
+    limit: every count a tariff reads is exact). ``every_count``: also the counts no tariff reads (a failed
+    miserie's tricks, an abondance's below 9)."""
     hands = board.hands
     turned = board.trump
     lead = board.leader
@@ -56,7 +79,11 @@ def analyse(board: Board, *, budget: int | None = None) -> list[Solved]:
     alone: dict[tuple[int, Suit], tuple[int, int]] = {}
     for position in range(4):
         for suit in SUITS:
-            alone[position, suit] = bounds(hands, leader=lead, trump=suit.order, maximisers=(position,), budget=budget)
+            alone[position, suit] = (
+                bounds(hands, leader=lead, trump=suit.order, maximisers=(position,), budget=budget)
+                if suit is turned or every_count
+                else abondance_bounds(board, position, suit, budget)
+            )
     rows.extend(Solved("alleen", (p,), turned, lead, *alone[p, turned]) for p in range(4))
     rows.extend(Solved("abondance", (p,), s, lead, *alone[p, s]) for p in range(4) for s in SUITS)
     for position in range(4):
@@ -65,11 +92,37 @@ def analyse(board: Board, *, budget: int | None = None) -> list[Solved]:
     troel = troel_row(board, budget=budget)
     if troel is not None:
         rows.append(troel)
-    for position in range(4):
-        others = tuple(p for p in range(4) if p != position)
-        low, high = bounds(hands, leader=lead, trump=None, maximisers=others, counted=(position,), budget=budget)
-        rows.append(Solved("miserie", (position,), None, lead, low, high))
+    rows.extend(miserie_row(board, position, budget, every_count=every_count) for position in range(4))
     return rows
+
+
+def abondance_bounds(board: Board, position: int, suit: Suit, budget: int | None) -> tuple[int, int]:
+    """``position`` alone in ``suit``: first whether it takes the 9 tricks of the lowest abondance, then, when it
+    does, how many; when it does not, the range the cards alone give below 9."""
+    hands, lead = board.hands, board.leader
+    made = reaches(hands, ABONDANCE_TRICKS, leader=lead, trump=suit.order, maximisers=(position,), budget=budget)
+    if made:
+        return bounds(
+            hands, leader=lead, trump=suit.order, maximisers=(position,), within=(ABONDANCE_TRICKS, 13), budget=budget
+        )
+    low, high = bounds(hands, leader=lead, trump=suit.order, maximisers=(position,), budget=0)
+    return low, high if made is None else min(high, ABONDANCE_TRICKS - 1)
+
+
+def miserie_row(board: Board, position: int, budget: int | None, *, every_count: bool = False) -> Solved:
+    """Miserie for ``position``: first whether the three others can make it take a trick (the miserie fails),
+    then, with ``every_count``, how many tricks at the fewest."""
+    hands, lead = board.hands, board.leader
+    others = tuple(p for p in range(4) if p != position)
+    fails = reaches(hands, 1, leader=lead, trump=None, maximisers=others, counted=(position,), budget=budget)
+    if fails is False:
+        return Solved("miserie", (position,), None, lead, 0, 0)
+    within = (1, ALL_TRICKS) if fails else (0, ALL_TRICKS)
+    rest = budget if every_count else 0
+    low, high = bounds(
+        hands, leader=lead, trump=None, maximisers=others, counted=(position,), within=within, budget=rest
+    )
+    return Solved("miserie", (position,), None, lead, low, high)
 
 
 def vraag_rows(board: Board, *, budget: int | None = None) -> list[Solved]:

@@ -50,6 +50,8 @@ def _load() -> ctypes.CDLL:
             library.wz_bounds.restype = ctypes.c_int
             library.wz_bounds.argtypes = [
                 *position,
+                ctypes.c_int,
+                ctypes.c_int,
                 ctypes.c_longlong,
                 ctypes.POINTER(ctypes.c_int),
                 ctypes.POINTER(ctypes.c_int),
@@ -113,6 +115,7 @@ def _arguments(
     )
 
 
+EMPTY_RANGE = -3
 UNPLAYABLE = "the solver needs four hands of equal size, 52 distinct cards at most, and a first lead the leader holds"
 
 
@@ -132,23 +135,32 @@ def bounds(
     maximisers: Sequence[int],
     counted: Sequence[int] | None = None,
     first_card: int | None = None,
+    within: tuple[int, int] = (0, 13),
     budget: int | None,
 ) -> tuple[int, int]:
     """The tightest range ``(low, high)`` of the tricks won by ``counted`` (default: ``maximisers``) under best
     play that ``budget`` search nodes prove: first bounds that cost nothing (the top trumps' run, the leader's
     quick tricks), then yes/no questions halving the range, all paid from the one budget. ``budget=None``
-    searches to the end: ``low == high``, the exact count. See ``solve`` for the other arguments."""
+    searches to the end: ``low == high``, the exact count. ``within``: a range the caller already knows holds
+    the count (from an earlier question), where the search starts. See ``solve`` for the other arguments."""
+    floor, ceiling = within
+    if not 0 <= floor <= ceiling <= 13:
+        raise GameError(f"a range of tricks runs from 0 to 13, low to high, not {floor}..{ceiling}")
     context = _context()
     low, high, nodes = ctypes.c_int(0), ctypes.c_int(0), ctypes.c_longlong(0)
     arguments = _arguments(hands, leader, trump, maximisers, counted, first_card)
     status: int = context.library.wz_bounds(
         context.pointer,
         *arguments,
+        floor,
+        ceiling,
         _budget(budget),
         ctypes.byref(low),
         ctypes.byref(high),
         ctypes.byref(nodes),
     )
+    if status == EMPTY_RANGE:
+        raise GameError(f"the tricks cannot lie in {floor}..{ceiling}: the cards alone rule that out")
     if status < 0:
         raise GameError(UNPLAYABLE)
     return low.value, high.value

@@ -751,18 +751,23 @@ static void static_bounds(const Ctx *c, const Node *n, int size, int *lo, int *h
 }
 
 /* The tightest range [*low, *high] of the counted tricks under best play (the seats of `max_mask` raise them,
- * the others lower them) that `budget` nodes prove (budget < 0: no limit, the exact value). First the bounds
- * that cost nothing, then null-window questions, halving the range, until it closes or the budget runs out.
- * `hands`: four bit sets of equal size (0..13 cards); `leader` leads the first trick; `trump` 0..3 or -1;
- * `first_card` (-1 for none) is the card the leader must lead. Returns 0, or -1 when the hands are not playable. */
+ * the others lower them) that `budget` nodes prove (budget < 0: no limit, the exact value), within
+ * [`floor`, `ceiling`], a range the caller already knows holds the count (0 and 13 when it knows nothing). First
+ * the bounds that cost nothing, then null-window questions, halving the range, until it closes or the budget
+ * runs out. `hands`: four bit sets of equal size (0..13 cards); `leader` leads the first trick; `trump` 0..3 or
+ * -1; `first_card` (-1 for none) is the card the leader must lead. Returns 0; -1 when the hands are not
+ * playable; -3 when the known range is empty or contradicts the bounds that cost nothing. */
 int wz_bounds(void *p, const u64 hands_in[4], int leader, int trump, int max_mask, int count_mask, int first_card,
-              long long budget, int *low, int *high, long long *nodes) {
+              int floor, int ceiling, long long budget, int *low, int *high, long long *nodes) {
     Ctx *c = p;
     Node n;
     int size = prepare(c, &n, hands_in, leader, trump, max_mask, count_mask, first_card);
     if (size < 0) return -1;
     int lo, hi;
     static_bounds(c, &n, size, &lo, &hi);
+    if (floor > lo) lo = floor;
+    if (ceiling < hi) hi = ceiling;
+    if (lo > hi) return -3;
     /* halving questions; on a budget, each may spend half of what is left, and when one in the middle runs out,
      * the questions next to the ends (cheaper, far from the answer) narrow the range from both sides */
     int edges = 0, hard_low = 0, hard_high = 0, turn = 0;
@@ -802,7 +807,8 @@ int wz_bounds(void *p, const u64 hands_in[4], int leader, int trump, int max_mas
 int wz_solve(void *p, const u64 hands_in[4], int leader, int trump, int max_mask, int count_mask, int first_card,
              long long *nodes) {
     int lo, hi;
-    if (wz_bounds(p, hands_in, leader, trump, max_mask, count_mask, first_card, -1, &lo, &hi, nodes) < 0) return -1;
+    if (wz_bounds(p, hands_in, leader, trump, max_mask, count_mask, first_card, 0, 13, -1, &lo, &hi, nodes) < 0)
+        return -1;
     return lo;
 }
 

@@ -91,6 +91,24 @@ def test_bounds_are_taken_at_the_end_the_declarers_can_count_on_and_marked() -> 
     assert not par([row("alleen", (0,), 6)], IWWA).bound
 
 
+@pytest.mark.parametrize("rules", ["iwwa", "flemish", "belgian"])
+def test_a_range_whose_ends_pay_alike_is_no_bound(rules: str) -> None:
+    # what the solver leaves open by default: a miserie that fails (1 trick or 13), an abondance below 9
+    ruleset = find(rules)
+    failed_miserie = par([row("miserie", (1,), 1, 13)], ruleset)
+    assert [(o.tricks, o.bound, o.made) for o in failed_miserie.outcomes] == [(13, False, False)] * len(
+        failed_miserie.outcomes
+    )
+    assert failed_miserie.outcomes[0].points == par([row("miserie", (1,), 1)], ruleset).outcomes[0].points
+    short_abondance = par([row("abondance", (2,), 3, 8)], ruleset)
+    assert [(o.tricks, o.bound, o.made) for o in short_abondance.outcomes] == [(3, False, False)]
+    assert short_abondance.points == par([row("abondance", (2,), 8)], ruleset).points
+    assert not failed_miserie.bound and not short_abondance.bound
+    # a range that straddles what pays differently stays a bound
+    assert [o.bound for o in par([row("abondance", (2,), 8, 9)], ruleset).outcomes] == [True]
+    assert {o.bound for o in par([row("miserie", (1,), 0, 1)], ruleset).outcomes} == {True}
+
+
 def test_a_stored_row_reads_back_and_a_wrong_one_is_refused() -> None:
     data = {"contract": "vraag", "declarers": [0, 2], "trump": "H", "leader": 1, "low": 7, "high": 9}
     read = row_from_json(data)

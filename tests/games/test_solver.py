@@ -198,7 +198,7 @@ def suit_board(dealer: int = 0) -> Board:
 
 
 def test_a_board_of_one_suit_a_hand_is_solved_as_a_person_sees_it() -> None:
-    rows = {(r.contract, r.declarers, r.trump): r for r in analyse(suit_board())}
+    rows = {(r.contract, r.declarers, r.trump): r for r in analyse(suit_board(), every_count=True)}
     # North leads... no: East (the dealer's left) leads hearts, and North's spades are trump
     assert rows["alleen", (0,), Suit.SPADES].tricks == 13
     assert rows["abondance", (1,), Suit.HEARTS].tricks == 13
@@ -210,6 +210,62 @@ def test_a_board_of_one_suit_a_hand_is_solved_as_a_person_sees_it() -> None:
     assert rows["miserie", (0,), None].tricks == 0
     assert not any(r.contract == "troel" for r in rows.values())
     assert all(r.exact == (r.low == r.high) and r.tricks == (r.low if r.exact else None) for r in rows.values())
+
+
+@pytest.mark.parametrize("dealer", range(4))
+def test_by_default_a_count_is_searched_as_far_as_a_tariff_reads_it(dealer: int) -> None:
+    board = suit_board(dealer)
+    full = analyse(board, every_count=True)
+    default = analyse(board)
+    assert [(r.contract, r.declarers, r.trump) for r in default] == [(r.contract, r.declarers, r.trump) for r in full]
+    for row, known in zip(default, full, strict=True):
+        assert known.exact and row.settled, (row, known)
+        assert row.low <= known.low <= row.high, (row, known)
+        # open exactly where no tariff reads further: a failed miserie, an abondance below 9 off the turned suit
+        left_open = (
+            (row.contract == "miserie" and known.low >= 1)
+            or (row.contract == "abondance" and row.trump is not board.trump and known.low < 9)
+            or (row.contract == "solo_slim" and known.low < 13)
+        )
+        assert row.exact == (not left_open or row.low == row.high == known.low), (row, known)
+    by_key = {(r.contract, r.declarers, r.trump): r for r in default}
+    lead = board.leader
+    own_suit = [Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS]  # of each seat, N E S W
+    assert by_key["abondance", (lead,), own_suit[lead]].tricks == 13  # the leader runs its suit
+    other = (lead + 2) % 4
+    assert by_key["miserie", (other,), None].tricks == 0  # made: the one count a miserie pays by
+    failed = by_key["miserie", (lead,), None]  # the leader keeps the lead: failed, however badly
+    assert (failed.low, failed.settled, failed.exact) == (1, True, False)
+
+
+def test_without_a_budget_every_row_says_what_a_tariff_reads_on_random_boards() -> None:
+    for board in deal_boards(2, 23):
+        rows = analyse(board)
+        assert all(row.settled for row in rows), [row for row in rows if not row.settled]
+        for row in rows:
+            if row.contract == "miserie":
+                others = tuple(p for p in range(4) if p not in row.declarers)
+                fails = reaches(
+                    board.hands, 1, leader=board.leader, trump=None, maximisers=others, counted=row.declarers
+                )
+                assert (row.low, row.high) == ((1, row.high) if fails else (0, 0)), row
+            elif row.contract == "abondance" and row.trump is not board.trump:
+                assert row.trump is not None
+                alone = {"leader": board.leader, "trump": row.trump.order, "maximisers": row.declarers}
+                made = reaches(board.hands, 9, **alone)  # type: ignore[arg-type]
+                assert (row.low >= 9 and row.exact) if made else (row.high <= 8), row
+
+
+def test_a_known_range_starts_the_search_and_one_the_cards_rule_out_is_refused() -> None:
+    hands = suit_board().hands
+    position = {"leader": 1, "trump": None, "maximisers": (0, 2, 3), "counted": (1,)}
+    assert bounds(hands, **position, within=(1, 13), budget=None) == (13, 13)  # type: ignore[arg-type]
+    assert bounds(hands, **position, within=(1, 13), budget=0) == (1, 13)  # type: ignore[arg-type]
+    # North alone in spades takes every trick: the quick tricks alone say so, and a range below is refused
+    with pytest.raises(GameError, match=r"cannot lie in 0\.\.8"):
+        bounds(hands, leader=0, trump=3, maximisers=(0,), within=(0, 8), budget=None)
+    with pytest.raises(GameError, match="from 0 to 13"):
+        bounds(hands, leader=0, trump=3, maximisers=(0,), within=(9, 14), budget=None)
 
 
 def test_an_analysis_on_a_budget_gives_ranges_that_hold_the_exact_counts() -> None:
