@@ -122,9 +122,9 @@ def test_a_redis_url_is_the_broker_and_the_cache_and_tasks_are_no_longer_eager(t
 
 
 def test_the_solver_s_budget_is_smaller_where_the_analysis_runs_in_the_request(tmp_path: Path) -> None:
-    # no worker (eager tasks): the request that seats a round analyses its boards, so a smaller budget a contract
+    # no worker (eager tasks): the request that seats a round analyses its boards, so a smaller budget a question
     assert loaded(tmp_path)["solver_budget"] == 500_000
-    assert loaded(tmp_path, REDIS_URL="redis://127.0.0.1:6379/3")["solver_budget"] == 2_000_000
+    assert loaded(tmp_path, REDIS_URL="redis://127.0.0.1:6379/3")["solver_budget"] == 20_000_000
     assert loaded(tmp_path, REDIS_URL="redis://127.0.0.1:6379/3", WIEZEN_SOLVER_BUDGET="0")["solver_budget"] == 0
 
 

@@ -4,7 +4,7 @@ When a round's boards are dealt or read from a PBN file (``services.deal_round_b
 ``import_round_boards``), the commit queues ``queue_round``: every board gets a ``BoardAnalysis`` (pending) and
 one Celery job (``tasks.analyse_board``), so the workers share a round's boards. A job claims its row with a
 conditional update (pending → running), so two workers never analyse one board twice, asks
-``games.solver.analysis.analyse`` with the node budget ``settings.WIEZEN_SOLVER_BUDGET`` (a contract the budget
+``games.solver.analysis.analyse`` with the node budget ``settings.WIEZEN_SOLVER_BUDGET`` (a count the budget
 cannot settle keeps the bounds it proved), and stores the rows; a failure is stored with its reason. Boards
 replaced take their analyses with them (cascade) and the new ones are queued in turn.
 
@@ -75,7 +75,7 @@ def stored_rows(analysis: BoardAnalysis) -> list[Row]:
 
 
 def budget() -> int | None:
-    """The node budget per contract (``settings.WIEZEN_SOLVER_BUDGET``; 0 means none)."""
+    """The node budget per question (``settings.WIEZEN_SOLVER_BUDGET``; 0 means none)."""
     value = int(settings.WIEZEN_SOLVER_BUDGET)
     return value or None
 
