@@ -119,7 +119,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--boards", type=int, default=100)
-    parser.add_argument("--budget", type=int, default=2_000_000)
+    parser.add_argument("--budget", type=int, default=20_000_000)
     parser.add_argument("--every-boards", type=int, default=3)
     parser.add_argument("--cap", type=int, default=20_000_000)
     parser.add_argument("--seed", type=int, default=2026)
