@@ -175,6 +175,40 @@ def test_the_board_page_shows_the_hands_the_solvers_table_the_par_and_every_tabl
     assert int(second[-3]) < 0 < int(second[-4])  # East's alleen went down
 
 
+@pytest.mark.parametrize(
+    ("language", "explained"),
+    [
+        ("en", "every count there pays the same"),
+        ("nl", "elk aantal daar betaalt hetzelfde"),
+        ("fr", "chaque nombre y paie la même chose"),
+    ],
+)
+def test_a_failed_miserie_and_a_short_abondance_show_the_range_that_pays_alike_and_say_why(
+    world: World, language: str, explained: str
+) -> None:
+    # what the solver leaves open by default (games.solver.analysis): no tariff reads further
+    world.finalise()
+    analysis = BoardAnalysis.objects.get(board__round=world.round, board__number=1)
+    turned = analysis.board.engine_board().trump
+    other = next(suit for suit in Suit if suit is not turned)
+    analysis.rows = [
+        *analysis.rows,
+        {"contract": "miserie", "declarers": [0], "trump": None, "leader": 1, "low": 1, "high": 13},
+        {"contract": "abondance", "declarers": [2], "trump": str(other), "leader": 1, "low": 2, "high": 8},
+    ]
+    analysis.save(update_fields=["rows"])
+
+    doc = page(world.client("anonymous").get(board_url(world), HTTP_ACCEPT_LANGUAGE=language))
+    cells = [
+        [td.text() for td in row.find_all("td")] for row in doc.find(id="solver-table").find("tbody").find_all("tr")
+    ]
+    assert ["≥1", "–", "–", "0"] in cells  # North's miserie fails, West's is made
+    assert ["–", "–", "2–8", "–"] in cells  # South's abondance in the other suit falls short of 9
+    text = " ".join(doc.text().split())
+    assert explained in text
+    assert language == "en" or "every count there pays the same" not in text
+
+
 def test_the_round_page_lists_the_boards_with_their_par_and_splits_each_players_points(world: World) -> None:
     world.finalise()
     doc = page(world.client("anonymous").get(boards_url(world)))
