@@ -50,16 +50,31 @@ UNCONTROLLED = """async () => navigator.serviceWorker.controller === null
     && ((await navigator.serviceWorker.getRegistration()) || {}).active?.state === 'activated'"""
 
 
+# No worker installing, waiting or active: its install failed (a download cut short on a busy machine); the page
+# registers it again on its next load, as a browser does on the table's next visit.
+NO_WORKER = """async () => { const r = await navigator.serviceWorker.getRegistration();
+    return !r || !(r.installing || r.waiting || r.active); }"""
+NO_WORKER_S = 5  # how long a page may go without one before it is loaded again (registering takes a moment)
+
+
 def worker_keeps_the_page(page: Page) -> None:
     """The service worker controls the page and has kept it (and the engine's files) for a reload offline; then a
     later visit, as a table's device makes many, with nothing left on the way.
 
     Polled from here: ``wait_for_function`` takes the promise of an async check for a true answer."""
     deadline = time.monotonic() + KEPT_MS / 1000
+    without_worker_since: float | None = None
     while not page.evaluate(KEPT):
         assert time.monotonic() < deadline, "the service worker did not keep the page and the engine"
         if page.evaluate(UNCONTROLLED):  # loaded while the worker was installing: the next visit is its
             page.reload()
+        elif page.evaluate(NO_WORKER):
+            without_worker_since = without_worker_since or time.monotonic()
+            if time.monotonic() - without_worker_since > NO_WORKER_S:
+                page.reload()
+                without_worker_since = None
+        else:
+            without_worker_since = None
         page.wait_for_timeout(250)
     page.reload()
     page.wait_for_load_state("networkidle")
