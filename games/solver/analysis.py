@@ -82,7 +82,7 @@ def analyse(board: Board, *, budget: int | None = None, every_count: bool = Fals
             alone[position, suit] = (
                 bounds(hands, leader=lead, trump=suit.order, maximisers=(position,), budget=budget)
                 if suit is turned or every_count
-                else abondance_bounds(board, position, suit, budget)
+                else alone_from(board, position, suit, ABONDANCE_TRICKS, leader=lead, budget=budget)
             )
     rows.extend(Solved("alleen", (p,), turned, lead, *alone[p, turned]) for p in range(4))
     rows.extend(Solved("abondance", (p,), s, lead, *alone[p, s]) for p in range(4) for s in SUITS)
@@ -96,17 +96,18 @@ def analyse(board: Board, *, budget: int | None = None, every_count: bool = Fals
     return rows
 
 
-def abondance_bounds(board: Board, position: int, suit: Suit, budget: int | None) -> tuple[int, int]:
-    """``position`` alone in ``suit``: first whether it takes the 9 tricks of the lowest abondance, then, when it
-    does, how many; when it does not, the range the cards alone give below 9."""
-    hands, lead = board.hands, board.leader
-    made = reaches(hands, ABONDANCE_TRICKS, leader=lead, trump=suit.order, maximisers=(position,), budget=budget)
+def alone_from(
+    board: Board, position: int, suit: Suit, tricks: int, *, leader: int, budget: int | None
+) -> tuple[int, int]:
+    """``position`` alone in ``suit``, ``leader`` leading: first whether it takes ``tricks`` (the fewest a tariff
+    pays for), then, when it does, how many; when it does not, the range the cards alone give below ``tricks``,
+    where every count pays alike."""
+    hands, trump = board.hands, suit.order
+    made = reaches(hands, tricks, leader=leader, trump=trump, maximisers=(position,), budget=budget)
     if made:
-        return bounds(
-            hands, leader=lead, trump=suit.order, maximisers=(position,), within=(ABONDANCE_TRICKS, 13), budget=budget
-        )
-    low, high = bounds(hands, leader=lead, trump=suit.order, maximisers=(position,), budget=0)
-    return low, high if made is None else min(high, ABONDANCE_TRICKS - 1)
+        return bounds(hands, leader=leader, trump=trump, maximisers=(position,), within=(tricks, 13), budget=budget)
+    low, high = bounds(hands, leader=leader, trump=trump, maximisers=(position,), budget=0)
+    return low, high if made is None else min(high, tricks - 1)
 
 
 def miserie_row(board: Board, position: int, budget: int | None, *, every_count: bool = False) -> Solved:
@@ -141,11 +142,8 @@ def vraag_rows(board: Board, *, budget: int | None = None) -> list[Solved]:
 def solo_slim(board: Board, position: int, suit: Suit, budget: int | None = None) -> Solved:
     """Solo slim for ``position`` in ``suit`` (the declarer leads): one question, every trick or not; the low
     end of a range that is not 13 is a bound that costs no search."""
-    made = reaches(board.hands, ALL_TRICKS, leader=position, trump=suit.order, maximisers=(position,), budget=budget)
-    if made:
-        return Solved("solo_slim", (position,), suit, position, ALL_TRICKS, ALL_TRICKS)
-    low, high = bounds(board.hands, leader=position, trump=suit.order, maximisers=(position,), budget=0)
-    return Solved("solo_slim", (position,), suit, position, low, high if made is None else min(high, ALL_TRICKS - 1))
+    low, high = alone_from(board, position, suit, ALL_TRICKS, leader=position, budget=budget)
+    return Solved("solo_slim", (position,), suit, position, low, high)
 
 
 def troel_row(board: Board, *, budget: int | None = None) -> Solved | None:
