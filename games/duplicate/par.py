@@ -115,8 +115,22 @@ def _bids(rules: RuleSet, contract: str) -> list[int | None]:
     return levels if CONTRACTS[contract].levels else [None, *levels]
 
 
-def _settle(rules: RuleSet, contract: str, declarers: tuple[int, ...], tricks: int, bound: bool) -> Outcome | None:
-    """``contract`` at its best level for ``declarers`` taking ``tricks``; None when the rule set does not play it."""
+def _settle(
+    rules: RuleSet, contract: str, declarers: tuple[int, ...], tricks: int, other_end: int | None = None
+) -> Outcome | None:
+    """``contract`` at its best level for ``declarers`` taking ``tricks``; None when the rule set does not play it.
+    ``other_end``: the other end of the solver's range, when ``tricks`` is only its safe end; the outcome is then
+    ``bound`` unless that end pays the same (a failed miserie fails alike with 1 trick or 9)."""
+    outcome = _at_best_level(rules, contract, declarers, tricks)
+    if outcome is None or other_end is None or other_end == tricks:
+        return outcome
+    other = _at_best_level(rules, contract, declarers, other_end)
+    bound = other is None or (other.points, other.level) != (outcome.points, outcome.level)
+    return replace(outcome, bound=bound)
+
+
+def _at_best_level(rules: RuleSet, contract: str, declarers: tuple[int, ...], tricks: int) -> Outcome | None:
+    """``contract`` at the level that pays ``declarers`` most for ``tricks``; None when the rule set lacks it."""
     if contract not in rules.compiled:
         return None
     best: Outcome | None = None
@@ -131,7 +145,7 @@ def _settle(rules: RuleSet, contract: str, declarers: tuple[int, ...], tricks: i
             level=level,
         )
         settled = settle(rules, play, POSITIONS)
-        outcome = Outcome(contract, declarers, level, tricks, bound, settled.points, all(settled.made))
+        outcome = Outcome(contract, declarers, level, tricks, False, settled.points, all(settled.made))
         if best is None or outcome.each > best.each:
             best = outcome
     return best
@@ -152,15 +166,9 @@ def outcomes(
         for name in names:
             if name == "abondance_troef" and (turned is None or index >= len(trumps) or trumps[index] != turned):
                 continue
-            outcome = _settle(rules, name, tuple(row.declarers), tricks, False)
-            if outcome is None:
-                continue
-            if other_end != tricks:
-                # a range only matters where its ends pay differently (a failed miserie fails alike with 1 trick or 9)
-                other = _settle(rules, name, tuple(row.declarers), other_end, False)
-                bound = other is None or (other.points, other.level) != (outcome.points, outcome.level)
-                outcome = replace(outcome, bound=bound)
-            out.append(outcome)
+            outcome = _settle(rules, name, tuple(row.declarers), tricks, other_end)
+            if outcome is not None:
+                out.append(outcome)
     return out
 
 
