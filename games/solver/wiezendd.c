@@ -367,6 +367,37 @@ typedef struct {
 
 static int at_boundary(Ctx *c, Node *n, int target, u64 *rel);
 
+/* A lead's score for a player who wants the trick won by another side (miserie, no trump): the declarer leads
+ * under a card some opponent must play over it; the others lead under every card the declarer holds in the suit,
+ * in a suit where the partners still to play can stay below the declarer. */
+static int miserie_lead(const Node *n, int player, int card, int count_mask) {
+    int s = card / 13, r = card % 13;
+    u64 suit = SUIT_BITS << (13 * s), above = suit & ~((2ULL << card) - 1);
+    if ((count_mask >> player) & 1) {
+        int higher = 0;
+        for (int q = 0; q < 4; q++) {
+            if ((count_mask >> q) & 1) continue;
+            u64 qs = n->hands[q] & suit;
+            if (qs && !(qs & ~above)) return 100 - r; /* q must play over it */
+            if (qs & above) higher = 1;
+        }
+        return higher ? 50 - r : -r;
+    }
+    int counted = -1;
+    for (int q = 0; q < 4; q++)
+        if ((count_mask >> q) & 1) counted = q;
+    u64 theirs = counted >= 0 ? n->hands[counted] & suit : 0;
+    if (!theirs) return 10 - r;
+    if (theirs & ~above) return 40 - r; /* the declarer can play under it */
+    int under = 1, low = lowest(theirs);
+    for (int q = 0; q < 4; q++) {
+        if (q == player || q == counted) continue;
+        u64 qs = n->hands[q] & suit;
+        if (qs && !(qs & ((1ULL << low) - 1))) under = 0;
+    }
+    return (under ? 100 : 70) - r;
+}
+
 /* Order `moves` (at most 13) into `out` for the player at trick position k; returns their number. */
 static int order_moves(const Node *n, int k, int player, u64 moves, u64 out_cards, int maximiser, Ctx *c, int *out) {
     int count = 0;
@@ -396,7 +427,8 @@ static int order_moves(const Node *n, int k, int player, u64 moves, u64 out_card
                         ruffable = 1;
             }
             int sc;
-            if (card == top) sc = ruffable ? 20 : 100;
+            if (((c->count_mask >> player) & 1) != maximiser) sc = miserie_lead(n, player, card, c->count_mask);
+            else if (card == top) sc = ruffable ? 20 : 100;
             else if (mate_top && top_holder != player) sc = ruffable ? 10 : 60;
             else sc = 30 - (card % 13);
             score[ncards] = sc;
@@ -429,13 +461,17 @@ static int order_moves(const Node *n, int k, int player, u64 moves, u64 out_card
         u64 led_bits = SUIT_BITS << (13 * led);
         u64 trumps = c->trump >= 0 ? SUIT_BITS << (13 * c->trump) : 0;
         int score[13], cards[13], ncards = 0;
+        /* a player who wants a counted seat still to play to win (miserie's three others) keeps the bar low */
+        int counted_later = 0;
+        if (maximiser && !((c->count_mask >> player) & 1))
+            for (int j = k + 1; j < 4; j++) counted_later |= (c->count_mask >> ((n->leader + j) & 3)) & 1;
         u64 m = moves;
         while (m) {
             int card = lowest(m);
             m &= m - 1;
             int s = card / 13, r = card % 13, sc;
             if (beats(card, best, c->trump)) {
-                if (!me_good) sc = -20 + r;
+                if (!me_good) sc = counted_later ? -20 - r : -20 + r;
                 else if (cur_good) sc = 20 - r;
                 else {
                     int sure = 1;
