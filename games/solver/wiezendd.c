@@ -403,34 +403,35 @@ static int order_moves(const Node *n, int k, int player, u64 moves, u64 out_card
     int count = 0;
     if (k == 0) {
         /* lead: score each card. A winner (the highest card out in its suit) that no opponent can ruff first; a
-         * low card to a partner's winner next; then short of a winner, the lowest cards first. */
-        u64 opp_trumps_void[4] = {0, 0, 0, 0};
+         * low card to a partner's winner next; then short of a winner, the lowest cards first. A player who wants
+         * another side to win the trick (miserie) scores its leads by miserie_lead instead. */
+        int wants_others = ((c->count_mask >> player) & 1) != maximiser;
         u64 trumps = c->trump >= 0 ? SUIT_BITS << (13 * c->trump) : 0;
         int score[13];
         int cards[13], ncards = 0;
-        (void)opp_trumps_void;
         u64 m = moves;
         while (m) {
             int card = lowest(m);
             m &= m - 1;
-            int s = card / 13;
-            u64 suit = SUIT_BITS << (13 * s);
-            u64 alive = out_cards & suit;
-            int top = highest(alive);
-            int top_holder = 0;
-            while (!((n->hands[top_holder] >> top) & 1)) top_holder++;
-            int mate_top = ((c->max_mask >> top_holder) & 1) == maximiser;
-            int ruffable = 0;
-            if (trumps && suit != trumps) {
-                for (int p = 0; p < 4; p++)
-                    if ((((c->max_mask >> p) & 1) != maximiser) && !(n->hands[p] & suit) && (n->hands[p] & trumps))
-                        ruffable = 1;
-            }
             int sc;
-            if (((c->count_mask >> player) & 1) != maximiser) sc = miserie_lead(n, player, card, c->count_mask);
-            else if (card == top) sc = ruffable ? 20 : 100;
-            else if (mate_top && top_holder != player) sc = ruffable ? 10 : 60;
-            else sc = 30 - (card % 13);
+            if (wants_others) {
+                sc = miserie_lead(n, player, card, c->count_mask);
+            } else {
+                u64 suit = SUIT_BITS << (13 * (card / 13));
+                int top = highest(out_cards & suit);
+                int top_holder = 0;
+                while (!((n->hands[top_holder] >> top) & 1)) top_holder++;
+                int mate_top = ((c->max_mask >> top_holder) & 1) == maximiser;
+                int ruffable = 0;
+                if (trumps && suit != trumps) {
+                    for (int p = 0; p < 4; p++)
+                        if ((((c->max_mask >> p) & 1) != maximiser) && !(n->hands[p] & suit) && (n->hands[p] & trumps))
+                            ruffable = 1;
+                }
+                if (card == top) sc = ruffable ? 20 : 100;
+                else if (mate_top && top_holder != player) sc = ruffable ? 10 : 60;
+                else sc = 30 - (card % 13);
+            }
             score[ncards] = sc;
             cards[ncards++] = card;
         }
