@@ -11,18 +11,20 @@ miserie is made with no trick and fails the same with one or ten, so its questio
 of a miserie that fails is the range the cards alone give (≥ 1); an abondance in a suit other than the turned one
 is made at 9 tricks or more (levels 9..12, and 13 doubles), so below 9 its count is a range (≤ 8). Those answers
 are one search each and cost next to nothing; the full counts cost minutes on some boards. ``every_count``
-searches them too.
+searches them too, and ``deepen`` searches further the rows of an analysis already made: a worker's second pass,
+after every board has its fast one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from games.cards import SUIT_MASKS, SUITS, Suit, cards_of
 from games.contracts import CONTRACTS
 from games.duplicate.boards import ACES, Board, holder, troel_holder
-from games.solver.native import bounds, reaches
+from games.solver.native import SearchArguments, bounds, reaches
 
 ALL_TRICKS = 13
 ABONDANCE_TRICKS = min(CONTRACTS["abondance"].levels)
@@ -167,3 +169,30 @@ def troel_row(board: Board, *, budget: int | None = None) -> Solved | None:
     pair = tuple(sorted((declarer, holder(board, hearts[-1]))))  # cards_of is low to high: the highest is last
     low, high = bounds(hands, leader=board.leader, trump=Suit.HEARTS.order, maximisers=pair, budget=budget)
     return Solved("troel", pair, Suit.HEARTS, board.leader, low, high)
+
+
+def deepen(board: Board, rows: Sequence[Solved], *, budget: int | None) -> list[Solved]:
+    """``rows`` (``analyse``'s, of ``board``) again, each range that is not one count searched further from what
+    it already holds, with ``budget`` nodes a row (None: to the end): the counts no tariff reads and those an
+    earlier budget left open. Exact rows come back as they are."""
+    return [row if row.exact else _searched_further(board, row, budget) for row in rows]
+
+
+def _searched_further(board: Board, row: Solved, budget: int | None) -> Solved:
+    low, high = bounds(board.hands, **question(board, row), within=(row.low, row.high), budget=budget)
+    return replace(row, low=low, high=high)
+
+
+def question(board: Board, row: Solved) -> SearchArguments:
+    """The search that answers ``row``: its leader and trump, the seats that raise the count (miserie: the three
+    others, counting the declarer's tricks) and the first lead troel forces (the fourth ace, led by its holder)."""
+    if row.contract == "miserie":
+        others = tuple(p for p in range(4) if p not in row.declarers)
+        return SearchArguments(leader=row.leader, trump=None, maximisers=others, counted=row.declarers)
+    first_card = None
+    if row.contract == "troel":
+        declarer = troel_holder(board)
+        missing = [] if declarer is None else [ace for ace in ACES if not board.hands[declarer] & ace.bit]
+        first_card = missing[0].index if missing else None
+    trump = None if row.trump is None else row.trump.order
+    return SearchArguments(leader=row.leader, trump=trump, maximisers=row.declarers, first_card=first_card)

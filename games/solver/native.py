@@ -11,7 +11,7 @@ import ctypes
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import overload
+from typing import Required, TypedDict, overload
 
 from games.errors import GameError
 
@@ -93,6 +93,16 @@ def _context() -> _Context:
 
 def seats_mask(seats: Sequence[int]) -> int:
     return sum(1 << seat for seat in set(seats))
+
+
+class SearchArguments(TypedDict, total=False):
+    """One position's question as keyword arguments of ``bounds``, ``solve`` and ``reaches`` (but the hands)."""
+
+    leader: Required[int]
+    trump: Required[int | None]
+    maximisers: Required[Sequence[int]]
+    counted: Sequence[int] | None
+    first_card: int | None
 
 
 def _arguments(

@@ -11,11 +11,11 @@ import pytest
 
 from games.cards import SUIT_MASKS, Card, Suit
 from games.duplicate import deal_boards
-from games.duplicate.boards import Board
+from games.duplicate.boards import ACES, Board, troel_holder
 from games.duplicate.pbn import hand_to_pbn
 from games.errors import GameError
-from games.solver import analyse, bounds, reaches, solve
-from games.solver.analysis import vraag_rows
+from games.solver import analyse, bounds, deepen, reaches, solve
+from games.solver.analysis import question, vraag_rows
 
 SUIT = 0x1FFF
 
@@ -293,3 +293,52 @@ def test_each_vraag_pair_takes_what_its_opponents_pair_leaves() -> None:
             assert (row.low, row.high) == (exact, exact), (board, pair)
             opponents = tuple(p for p in range(4) if p not in pair)
             assert row.low + rows[opponents].low == 13
+
+
+@pytest.mark.parametrize("dealer", range(4))
+def test_a_second_pass_finds_every_count_the_first_left_open(dealer: int) -> None:
+    board = suit_board(dealer)
+    first = analyse(board)
+    assert any(not row.exact for row in first)  # a failed miserie, abondances below 9: ranges
+    deeper = deepen(board, first, budget=None)
+    assert deeper == analyse(board, every_count=True)
+    assert all(row.exact for row in deeper)
+    assert [row for row in deeper if row in first] == [row for row in first if row.exact]
+
+
+def test_a_second_pass_on_a_budget_only_narrows_and_keeps_what_was_exact() -> None:
+    board = deal_boards(1, 31)[0]
+    first = analyse(board)
+    deeper = deepen(board, first, budget=200_000)
+    assert [(r.contract, r.declarers, r.trump, r.leader) for r in deeper] == [
+        (r.contract, r.declarers, r.trump, r.leader) for r in first
+    ]
+    for rough, fine in zip(first, deeper, strict=True):
+        assert rough.low <= fine.low <= fine.high <= rough.high, (rough, fine)
+        if rough.exact:
+            assert fine is rough
+    failed = [(r, f) for r, f in zip(first, deeper, strict=True) if r.contract == "miserie" and r.low >= 1]
+    assert failed and all(f.low > 1 for _, f in failed), failed  # random hands fail miserie by several tricks
+    assert sum(r.exact for r in deeper) > sum(r.exact for r in first)
+
+
+def three_aces_board() -> Board:
+    """The first random board where a position holds three aces (troel with a forced first lead)."""
+    for board in deal_boards(400, 41):
+        declarer = troel_holder(board)
+        if declarer is not None and any(not board.hands[declarer] & ace.bit for ace in ACES):
+            return board
+    raise AssertionError("no board with three aces in one hand among 400")
+
+
+def test_each_row_is_answered_by_the_search_of_its_own_contract() -> None:
+    """The second pass asks each row its own question again: the leader, trump, sides and troel's forced lead the
+    first pass used, so a range it narrows is the same contract's."""
+    troel = three_aces_board()
+    assert any(row.contract == "troel" and row.exact for row in analyse(troel))
+    for board in (troel, deal_boards(1, 43)[0]):
+        for row in analyse(board):
+            if row.contract == "miserie":
+                assert reaches(board.hands, 1, **question(board, row)) is (row.low >= 1), row
+            elif row.exact:
+                assert bounds(board.hands, **question(board, row), budget=None) == (row.low, row.high), row
