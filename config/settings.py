@@ -163,6 +163,7 @@ CELERY_TASK_ROUTES = {
     "scoring.tasks.full_ratings_check": {"queue": "analytics"},
     "scoring.tasks.recompute_statistics": {"queue": "analytics"},
     "tournaments.duplicate.tasks.analyse_board": {"queue": "analytics"},
+    "tournaments.duplicate.tasks.deepen_board": {"queue": "deep"},
 }
 # The double-dummy solver's node budget per question for a board's analysis (tournaments.duplicate.analysis); a
 # count it cannot settle keeps the bounds it proved. bench/solver.py, 100 boards, one core: with a worker,
@@ -174,6 +175,14 @@ WIEZEN_SOLVER_BUDGET = env_int(
 )
 if WIEZEN_SOLVER_BUDGET > 10**12:  # tournaments.BoardAnalysis.budget's range
     raise ImproperlyConfigured(f"WIEZEN_SOLVER_BUDGET={WIEZEN_SOLVER_BUDGET} is past 10**12 nodes: use 0 for no budget")
+# The second pass over a board whose analysis is done (tournaments.duplicate.analysis.deepen, on the `deep` queue):
+# every count the first left as a range (a failed miserie's tricks, an abondance's below 9, what its budget left
+# open) is searched further with this many nodes a row. A failed miserie's count can take a few hundred million
+# nodes (a minute or more on one core), so the pass runs after every board of the round has its first. 0: no
+# second pass (the default without a worker: it would run in the request that seats the round).
+WIEZEN_SOLVER_DEEP_BUDGET = env_int(
+    "WIEZEN_SOLVER_DEEP_BUDGET", default=0 if CELERY_TASK_ALWAYS_EAGER else 1_000_000_000, minimum=0
+)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "reconcile-standings": {

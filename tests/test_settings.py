@@ -29,6 +29,7 @@ CONTROLLED = (
     "CELERY_FILESYSTEM_BROKER_DIR",
     "CELERY_TASK_ALWAYS_EAGER",
     "WIEZEN_SOLVER_BUDGET",
+    "WIEZEN_SOLVER_DEEP_BUDGET",
     "STANDINGS_COALESCE_SECONDS",
     "STANDINGS_STALE_QUEUE_SECONDS",
     "STANDINGS_RECONCILE_SECONDS",
@@ -77,6 +78,7 @@ print(json.dumps({
     "login": [settings.AXES_FAILURE_LIMIT, settings.AXES_COOLOFF_TIME.total_seconds()],
     "csp_report_uri": settings.CONTENT_SECURITY_POLICY["DIRECTIVES"].get("report-uri"),
     "solver_budget": settings.WIEZEN_SOLVER_BUDGET,
+    "solver_deep_budget": settings.WIEZEN_SOLVER_DEEP_BUDGET,
 }))
 """
 
@@ -126,6 +128,11 @@ def test_the_solver_s_budget_is_smaller_where_the_analysis_runs_in_the_request(t
     assert loaded(tmp_path)["solver_budget"] == 500_000
     assert loaded(tmp_path, REDIS_URL="redis://127.0.0.1:6379/3")["solver_budget"] == 20_000_000
     assert loaded(tmp_path, REDIS_URL="redis://127.0.0.1:6379/3", WIEZEN_SOLVER_BUDGET="0")["solver_budget"] == 0
+    # the second pass (a failed miserie's count: minutes on some boards) runs only with a worker
+    assert loaded(tmp_path)["solver_deep_budget"] == 0
+    assert loaded(tmp_path, REDIS_URL="redis://127.0.0.1:6379/3")["solver_deep_budget"] == 1_000_000_000
+    worker = {"REDIS_URL": "redis://127.0.0.1:6379/3", "WIEZEN_SOLVER_DEEP_BUDGET": "0"}
+    assert loaded(tmp_path, **worker)["solver_deep_budget"] == 0
 
 
 def test_the_shared_client_cache_is_django_s_redis_cache_with_one_client_per_pool() -> None:

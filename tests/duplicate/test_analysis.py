@@ -68,6 +68,30 @@ class FakeSolver:
         ]
 
 
+class FakeDeepen:
+    """The second pass: records the boards, budgets and open rows it was given; narrows alleen 4..7 to 6."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, int | None, list[tuple[str, int, int]]]] = []
+        self.meanwhile: Callable[[], None] | None = None  # another pass storing while this one searches
+
+    def __call__(self, board: EngineBoard, rows: list[Any], *, budget: int | None) -> list[Any]:
+        self.calls.append((board.number, budget, [(r.contract, r.low, r.high) for r in rows if not r.exact]))
+        if self.meanwhile is not None:
+            self.meanwhile()
+        return [
+            solver.Solved(r.contract, r.declarers, r.trump, r.leader, 6, 6) if r.contract == "alleen" else r
+            for r in rows
+        ]
+
+
+@pytest.fixture
+def fake_deepen(monkeypatch: pytest.MonkeyPatch) -> FakeDeepen:
+    deepen = FakeDeepen()
+    monkeypatch.setattr(solver, "deepen", deepen)
+    return deepen
+
+
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> FakeSolver:
     solve = FakeSolver()
@@ -235,6 +259,8 @@ def test_the_database_keeps_an_analysis_consistent(django_capture_on_commit_call
 
 def test_the_jobs_go_to_the_slow_queue_and_are_reconciled_periodically() -> None:
     assert settings.CELERY_TASK_ROUTES["tournaments.duplicate.tasks.analyse_board"] == {"queue": "analytics"}
+    # the second pass runs minutes a board: a queue of its own, so ratings and first passes never wait behind it
+    assert settings.CELERY_TASK_ROUTES["tournaments.duplicate.tasks.deepen_board"] == {"queue": "deep"}
     schedule = settings.CELERY_BEAT_SCHEDULE["reconcile-board-analyses"]
     assert schedule["task"] == tasks.reconcile_board_analyses.name
 
@@ -249,7 +275,11 @@ def test_a_worker_finds_the_tasks() -> None:
     found = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert found.returncode == 0, found.stderr
     assert found.stdout.strip() == str(
-        ["tournaments.duplicate.tasks.analyse_board", "tournaments.duplicate.tasks.reconcile_board_analyses"]
+        [
+            "tournaments.duplicate.tasks.analyse_board",
+            "tournaments.duplicate.tasks.deepen_board",
+            "tournaments.duplicate.tasks.reconcile_board_analyses",
+        ]
     )
 
 
@@ -271,3 +301,141 @@ def test_the_real_solver_analyses_a_board_within_a_small_budget(
     assert len(rows) == len(one.rows) >= 6 + 4 + 16 + 16 + 4  # vraag, alleen, abondance, solo slim, miserie
     assert all(0 <= row.low <= row.high <= 13 for row in rows)
     assert {row.contract for row in rows} >= {"vraag", "alleen", "abondance", "solo_slim", "miserie"}
+
+
+def stored(round_: Round, number: int = 1) -> dict[str, tuple[int, int]]:
+    one = BoardAnalysis.objects.get(board__round=round_, board__number=number)
+    return {row["contract"]: (row["low"], row["high"]) for row in one.rows}
+
+
+def test_a_board_left_with_ranges_gets_a_second_pass_that_narrows_them(
+    fake: FakeSolver,
+    fake_deepen: FakeDeepen,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    settings: Any,
+) -> None:
+    settings.WIEZEN_SOLVER_DEEP_BUDGET = 5000
+    round_ = duplicate_round(django_capture_on_commit_callbacks)
+
+    # one second pass a board, after its first, with the deep budget and the one range the first left
+    assert sorted(fake_deepen.calls) == [(n, 5000, [("alleen", 4, 7)]) for n in range(1, 17)]
+    assert stored(round_) == {"vraag": (9, 9), "alleen": (6, 6), "miserie": (0, 0)}
+    one = BoardAnalysis.objects.get(board__round=round_, board__number=1)
+    assert (one.status == "done" and one.budget is None) or one.budget == settings.WIEZEN_SOLVER_BUDGET
+    assert tasks.deepen_board(one.pk) is False  # nothing left to narrow: a redelivered message changes nothing
+    assert len(fake_deepen.calls) == 16
+
+
+def test_no_second_pass_without_its_budget_or_where_every_count_is_known(
+    fake: FakeSolver,
+    fake_deepen: FakeDeepen,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings.WIEZEN_SOLVER_DEEP_BUDGET = 0
+    round_ = duplicate_round(django_capture_on_commit_callbacks)
+    assert fake_deepen.calls == [] and stored(round_)["alleen"] == (4, 7)
+    one = BoardAnalysis.objects.get(board__round=round_, board__number=1)
+    assert tasks.deepen_board(one.pk) is False and fake_deepen.calls == []
+
+    settings.WIEZEN_SOLVER_DEEP_BUDGET = 5000
+    queued: list[int] = []
+    monkeypatch.setattr(analysis, "queue_deepening", queued.append)
+    exact = [FakeSolved("vraag", (0, 2), Suit.HEARTS, 9, 9), FakeSolved("miserie", (3,), None, 0, 0)]
+    monkeypatch.setattr(solver, "analyse", lambda board, *, budget=None: exact)
+    BoardAnalysis.objects.filter(pk=one.pk).update(status="pending", started_at=None)
+    assert tasks.analyse_board(one.pk) is True
+    assert queued == [] and fake_deepen.calls == []
+    assert tasks.deepen_board(one.pk) is False and fake_deepen.calls == []  # all exact: not even searched
+
+
+def test_a_second_pass_keeps_what_another_stored_while_it_searched(
+    fake: FakeSolver,
+    fake_deepen: FakeDeepen,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    settings: Any,
+) -> None:
+    round_ = duplicate_round(django_capture_on_commit_callbacks)  # deep budget 0 here: first passes only
+    one = BoardAnalysis.objects.get(board__round=round_, board__number=1)
+    assert stored(round_)["alleen"] == (4, 7)
+    settings.WIEZEN_SOLVER_DEEP_BUDGET = 5000
+
+    def another_pass() -> None:  # a redelivered message's pass, storing first what this one also finds
+        rows = [dict(row, low=6, high=6) if row["contract"] == "alleen" else row for row in one.rows]
+        BoardAnalysis.objects.filter(pk=one.pk).update(rows=rows)
+
+    fake_deepen.meanwhile = another_pass
+    assert analysis.deepen(one.pk) is False  # what is stored already says as much: nothing to write
+    assert stored(round_)["alleen"] == (6, 6)
+
+
+def test_a_second_pass_narrows_to_what_both_passes_proved(
+    fake: FakeSolver,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    round_ = duplicate_round(django_capture_on_commit_callbacks)
+    one = BoardAnalysis.objects.get(board__round=round_, board__number=1)
+    settings.WIEZEN_SOLVER_DEEP_BUDGET = 5000
+
+    def found(board: EngineBoard, rows: list[Any], *, budget: int | None) -> list[Any]:
+        # meanwhile another pass proved at most 6; this one proves at least 5
+        narrowed = [dict(row, high=6) if row["contract"] == "alleen" else row for row in one.rows]
+        BoardAnalysis.objects.filter(pk=one.pk).update(rows=narrowed)
+        return [solver.Solved(r.contract, r.declarers, r.trump, r.leader, max(r.low, 5), r.high) for r in rows]
+
+    monkeypatch.setattr(solver, "deepen", found)
+    assert analysis.deepen(one.pk) is True
+    assert stored(round_) == {"vraag": (9, 9), "alleen": (5, 6), "miserie": (0, 0)}
+
+
+def test_a_second_pass_of_an_analysis_not_done_gone_or_unreadable_changes_nothing(
+    fake: FakeSolver,
+    fake_deepen: FakeDeepen,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    settings: Any,
+) -> None:
+    settings.WIEZEN_SOLVER_DEEP_BUDGET = 5000
+    round_ = duplicate_round(django_capture_on_commit_callbacks, execute=False)
+    analysis.ensure_analyses(round_.pk)
+    pending = BoardAnalysis.objects.filter(board__round=round_).order_by("pk").first()
+    assert pending is not None
+    assert tasks.deepen_board(pending.pk) is False  # not analysed yet
+    assert tasks.deepen_board(987654) is False  # its board was replaced
+    assert fake_deepen.calls == []
+
+    rows = [
+        {"contract": "alleen", "declarers": [1], "trump": "H", "leader": 1, "low": 4, "high": 7},
+        {"contract": "no such contract", "low": 1},
+    ]
+    BoardAnalysis.objects.filter(pk=pending.pk).update(status="done", rows=rows, started_at=timezone.now())
+    assert tasks.deepen_board(pending.pk) is False  # storing would drop the row it cannot read: kept for a person
+    pending.refresh_from_db()
+    assert pending.rows == rows
+
+
+def test_the_real_second_pass_counts_how_badly_a_miserie_fails(
+    django_capture_on_commit_callbacks: Callable[..., Any], settings: Any
+) -> None:
+    settings.WIEZEN_SOLVER_BUDGET = 2000
+    settings.WIEZEN_SOLVER_DEEP_BUDGET = 100_000
+    round_ = duplicate_round(django_capture_on_commit_callbacks, execute=False)
+    analysis.ensure_analyses(round_.pk)
+    one = BoardAnalysis.objects.get(board__round=round_, board__number=1)
+    board = one.board.engine_board()
+    first = solver.analyse(board, budget=2000)
+
+    assert tasks.analyse_board(one.pk) is True  # eager: the second pass runs at once
+
+    one.refresh_from_db()
+    deeper = [analysis.solved(row) for row in analysis.stored_rows(one)]
+    assert len(deeper) == len(first)
+    for rough, fine in zip(first, deeper, strict=True):
+        assert (rough.contract, rough.declarers, rough.trump) == (fine.contract, fine.declarers, fine.trump)
+        assert rough.low <= fine.low <= fine.high <= rough.high, (rough, fine)
+    assert sum(row.exact for row in deeper) > sum(row.exact for row in first)
+    failed = [row for row in deeper if row.contract == "miserie" and row.low >= 1]
+    assert failed and all((row.low, row.high) != (1, 13) for row in failed), failed  # was "≥1": now a range
+    assert any(row.low > 1 for row in failed), failed

@@ -8,6 +8,12 @@ conditional update (pending → running), so two workers never analyse one board
 cannot settle keeps the bounds it proved), and stores the rows; a failure is stored with its reason. Boards
 replaced take their analyses with them (cascade) and the new ones are queued in turn.
 
+A board whose rows are not all single counts (a failed miserie's tricks, an abondance's below 9, what the budget
+left open) then gets a second job (``tasks.deepen_board``, on the ``deep`` queue, after every first pass of the
+round): ``deepen`` searches those rows further with ``settings.WIEZEN_SOLVER_DEEP_BUDGET`` nodes a row and
+narrows the stored ranges to what it proved. Until then, and where that budget does not reach, the pages show
+the ranges ("≥1"). Two second passes of one board do no harm: each only narrows.
+
 ``reconcile`` (periodic, ``tasks.reconcile_board_analyses``) repairs what a lost message or a dead worker left:
 boards with no analysis get one, failed analyses are tried again a few times, runs that never finished and
 pending rows queued long ago are queued again (the claim makes a second message harmless).
@@ -19,16 +25,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.cards import CARDS
+from games.cards import CARDS, Suit
 from games.duplicate.par import Par, Row, par, row_from_json
 from games.rulesets import RuleSet
 from games.solver import analysis as solver
@@ -78,6 +85,17 @@ def budget() -> int | None:
     """The node budget per question (``settings.WIEZEN_SOLVER_BUDGET``; 0 means none)."""
     value = int(settings.WIEZEN_SOLVER_BUDGET)
     return value or None
+
+
+def deep_budget() -> int:
+    """The second pass's node budget per row (``settings.WIEZEN_SOLVER_DEEP_BUDGET``; 0: no second pass)."""
+    return int(settings.WIEZEN_SOLVER_DEEP_BUDGET)
+
+
+def solved(row: Row) -> solver.Solved:
+    """A stored row as the solver's ``Solved``, to search it further."""
+    trump = None if row.trump is None else Suit(row.trump)
+    return solver.Solved(row.contract, row.declarers, trump, row.leader, row.low, row.high)
 
 
 # -- queueing ---------------------------------------------------------------------------------------------------------
@@ -144,7 +162,63 @@ def run(analysis_id: int) -> bool:
         log.exception("board analysis %s failed", analysis.pk)
         reason = f"{type(exc).__name__}: {exc}"[: BoardAnalysis._meta.get_field("error").max_length]
         return bool(mine.update(status=Status.FAILED, finished_at=timezone.now(), error=reason or "failed"))
-    return bool(mine.update(status=Status.DONE, rows=rows, budget=used, finished_at=timezone.now()))
+    stored = bool(mine.update(status=Status.DONE, rows=rows, budget=used, finished_at=timezone.now()))
+    if stored and deep_budget() and any(row["low"] != row["high"] for row in rows):
+        queue_deepening(analysis.pk)
+    return stored
+
+
+def queue_deepening(analysis_id: int) -> None:
+    """The second pass of a board, queued behind the first passes (a broker that refuses costs only the counts)."""
+    from tournaments.duplicate import tasks
+
+    try:
+        tasks.deepen_board.delay(analysis_id)
+    except Exception:
+        log.exception("could not queue the second pass of board analysis %s", analysis_id)
+
+
+RowKey = tuple[str, tuple[int, ...], Suit | None, int]
+
+
+def _key(row: solver.Solved) -> RowKey:
+    return row.contract, row.declarers, row.trump, row.leader
+
+
+def _narrower(row: solver.Solved, found: dict[RowKey, solver.Solved]) -> solver.Solved:
+    """``row`` within what the second pass found for its contract (both hold the count, so they overlap)."""
+    better = found.get(_key(row))
+    if better is None:
+        return row
+    low, high = max(row.low, better.low), min(row.high, better.high)
+    return replace(row, low=low, high=high) if low <= high else row
+
+
+def deepen(analysis_id: int) -> bool:
+    """Search the rows of a done analysis that are ranges further (``deep_budget`` nodes a row) and narrow the
+    stored ones to what it proved; whether a range narrowed. The search runs outside any transaction; the store
+    locks the row and keeps, for each contract, the narrower of what is stored now and what was found."""
+    analysis = BoardAnalysis.objects.select_related("board").filter(pk=analysis_id, status=Status.DONE).first()
+    nodes = deep_budget()
+    if analysis is None or not nodes:
+        return False
+    rows = [solved(row) for row in stored_rows(analysis)]
+    if all(row.exact for row in rows):
+        return False
+    found = {_key(row): row for row in solver.deepen(analysis.board.engine_board(), rows, budget=nodes)}
+    with transaction.atomic():
+        current = BoardAnalysis.objects.select_for_update().filter(pk=analysis.pk, status=Status.DONE).first()
+        if current is None:
+            return False
+        now = [solved(row) for row in stored_rows(current)]
+        if len(now) != len(current.rows):  # a row it cannot read would be lost: left as it is, for a person
+            return False
+        narrowed = [_narrower(row, found) for row in now]
+        if narrowed == now:
+            return False
+        current.rows = solver_rows(narrowed)
+        current.save(update_fields=["rows"])
+    return True
 
 
 # -- reconciliation ---------------------------------------------------------------------------------------------------

@@ -24,3 +24,10 @@ def analyse_board(analysis_id: int) -> bool:
 @shared_task(name="tournaments.duplicate.tasks.reconcile_board_analyses", ignore_result=True)  # periodic (beat)
 def reconcile_board_analyses() -> int:
     return analysis.reconcile()
+
+
+@shared_task(
+    name="tournaments.duplicate.tasks.deepen_board", acks_late=True, ignore_result=True, **RETRY_ON_DATABASE_LOSS
+)
+def deepen_board(analysis_id: int) -> bool:
+    return analysis.deepen(analysis_id)
