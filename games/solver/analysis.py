@@ -12,7 +12,7 @@ of a miserie that fails is the range the cards alone give (≥ 1); an abondance 
 is made at 9 tricks or more (levels 9..12, and 13 doubles), so below 9 its count is a range (≤ 8). Those answers
 are one search each and cost next to nothing; the full counts cost minutes on some boards. ``every_count``
 searches them too, and ``deepen`` searches further the rows of an analysis already made: a worker's second pass,
-after every board has its fast one.
+after the board's fast one is stored.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ cannot settle keeps the bounds it proved), and stores the rows; a failure is sto
 replaced take their analyses with them (cascade) and the new ones are queued in turn.
 
 A board whose rows are not all single counts (a failed miserie's tricks, an abondance's below 9, what the budget
-left open) then gets a second job (``tasks.deepen_board``, on the ``deep`` queue, after every first pass of the
-round): ``deepen`` searches those rows further with ``settings.WIEZEN_SOLVER_DEEP_BUDGET`` nodes a row and
+left open) then gets a second job (``tasks.deepen_board``, on a queue of its own, ``deep``, so that no first pass
+waits behind it): ``deepen`` searches those rows further with ``settings.WIEZEN_SOLVER_DEEP_BUDGET`` nodes a row and
 narrows the stored ranges to what it proved. Until then, and where that budget does not reach, the pages show
 the ranges ("≥1"). Two second passes of one board do no harm: each only narrows.
 
@@ -169,7 +169,7 @@ def run(analysis_id: int) -> bool:
 
 
 def queue_deepening(analysis_id: int) -> None:
-    """The second pass of a board, queued behind the first passes (a broker that refuses costs only the counts)."""
+    """The second pass of a board, on its own queue (a broker that refuses costs only the counts: "≥1" stays)."""
     from tournaments.duplicate import tasks
 
     try:
