@@ -114,8 +114,13 @@ def full_analysis(boards: int, seed: int, budget: int | None) -> None:
         f" (target: every one settled, median <= {TARGET_MEDIAN_S} s: {verdict})",
         flush=True,
     )
-    print("  settled by contract: " + ", ".join(f"{k} {done[k]}/{total[k]}" for k in total), flush=True)
-    print("  an exact count:      " + ", ".join(f"{k} {exact[k]}/{total[k]}" for k in total), flush=True)
+    print("  settled by contract: " + of_each(done, total), flush=True)
+    print("  an exact count:      " + of_each(exact, total), flush=True)
+
+
+def of_each(counts: Counter[str], total: Counter[str], before: Counter[str] | None = None) -> str:
+    """Per contract, how many of its rows (``before`` ->) ``counts`` has: "miserie 0 -> 9/12"."""
+    return ", ".join(f"{k} {'' if before is None else f'{before[k]} -> '}{counts[k]}/{total[k]}" for k in total)
 
 
 def second_pass(boards: int, seed: int, budget: int) -> None:
@@ -138,7 +143,7 @@ def second_pass(boards: int, seed: int, budget: int) -> None:
         f" of {sum(total.values())}",
         flush=True,
     )
-    print("  exact after it: " + ", ".join(f"{k} {before[k]} -> {exact[k]}/{total[k]}" for k in total), flush=True)
+    print("  exact after it: " + of_each(exact, total, before), flush=True)
 
 
 def main() -> None:
