@@ -47,11 +47,12 @@ def _empty_cache() -> Iterator[None]:
 
 
 # Nodes a contract for a board analysed as a side effect (eager Celery runs the analysis whenever a duplicate
-# round is seated): enough to exercise the solver, small enough that seating a round stays quick. Tests of the
-# analysis itself set their own budget.
+# round is seated): enough to exercise the solver, small enough that seating a round stays quick. No second pass
+# (its default with a broker, as in CI, is minutes a board). Tests of the analysis itself set their own budgets.
 TEST_SOLVER_BUDGET = 2_000
 
 
 @pytest.fixture(autouse=True)
 def _small_solver_budget(settings: Any) -> None:
     settings.WIEZEN_SOLVER_BUDGET = TEST_SOLVER_BUDGET
+    settings.WIEZEN_SOLVER_DEEP_BUDGET = 0
