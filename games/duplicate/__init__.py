@@ -5,7 +5,7 @@ compared with those of the players who held the same hand at the other tables,
 so the cards' luck cancels out and the play decides.
 """
 
-from games.duplicate.boards import Board, aces_held, deal_board, deal_boards, holder, troel_holder
+from games.duplicate.boards import Board, aces_held, deal_board, deal_boards, holder, troel_first_lead, troel_holder
 from games.duplicate.comparison import IMP_SCALE, cross_imps, imps, matchpoints, percentages
 from games.duplicate.pbn import TURNED_TAG, from_pbn, to_pbn
 from games.duplicate.seats import board_dealer, dealer_seat, hands_by_seat, positions_by_seat, seats_by_position
@@ -29,5 +29,6 @@ __all__ = [
     "positions_by_seat",
     "seats_by_position",
     "to_pbn",
+    "troel_first_lead",
     "troel_holder",
 ]

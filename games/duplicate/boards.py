@@ -134,3 +134,12 @@ def troel_holder(board: Board) -> int | None:
         if count >= 3:
             return position
     return None
+
+
+def troel_first_lead(board: Board) -> Card | None:
+    """The card troel's first trick must be led with: the ace the holder of three lacks, led by its holder (the
+    partner). None without troel, or with four aces in one hand (the usual leader leads what they like)."""
+    declarer = troel_holder(board)
+    if declarer is None:
+        return None
+    return next((ace for ace in ACES if not board.hands[declarer] & ace.bit), None)

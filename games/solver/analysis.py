@@ -23,7 +23,7 @@ from itertools import combinations
 
 from games.cards import SUIT_MASKS, SUITS, Suit, cards_of
 from games.contracts import CONTRACTS
-from games.duplicate.boards import ACES, Board, holder, troel_holder
+from games.duplicate.boards import Board, holder, troel_first_lead, troel_holder
 from games.solver.native import SearchArguments, bounds, reaches
 
 ALL_TRICKS = 13
@@ -156,9 +156,8 @@ def troel_row(board: Board, *, budget: int | None = None) -> Solved | None:
     if declarer is None:
         return None
     hands = board.hands
-    missing = [ace for ace in ACES if not hands[declarer] & ace.bit]
-    if missing:
-        fourth = missing[0]
+    fourth = troel_first_lead(board)
+    if fourth is not None:
         partner = holder(board, fourth)
         pair = tuple(sorted((declarer, partner)))
         low, high = bounds(
@@ -189,10 +188,7 @@ def question(board: Board, row: Solved) -> SearchArguments:
     if row.contract == "miserie":
         others = tuple(p for p in range(4) if p not in row.declarers)
         return SearchArguments(leader=row.leader, trump=None, maximisers=others, counted=row.declarers)
-    first_card = None
-    if row.contract == "troel":
-        declarer = troel_holder(board)
-        missing = [] if declarer is None else [ace for ace in ACES if not board.hands[declarer] & ace.bit]
-        first_card = missing[0].index if missing else None
+    fourth = troel_first_lead(board) if row.contract == "troel" else None
+    first_card = None if fourth is None else fourth.index
     trump = None if row.trump is None else row.trump.order
     return SearchArguments(leader=row.leader, trump=trump, maximisers=row.declarers, first_card=first_card)

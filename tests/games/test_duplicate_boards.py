@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from games.cards import SUIT_MASKS, Card, Suit, cards_of, mask
 from games.dealing import deal_packets, shuffled
-from games.duplicate import Board, aces_held, deal_board, deal_boards, holder, troel_holder
+from games.duplicate import Board, aces_held, deal_board, deal_boards, holder, troel_first_lead, troel_holder
 from games.errors import GameError
 
 CLUBS, DIAMONDS, HEARTS, SPADES = SUIT_MASKS
@@ -71,6 +71,20 @@ def test_aces_held_and_the_troel_holder() -> None:
     board = Board(1, 0, (north, east, south, SPADES), card("AC"))
     assert aces_held(board) == (3, 0, 0, 1)
     assert troel_holder(board) == 0
+
+
+def test_troel_s_first_lead_is_the_ace_the_holder_of_three_lacks_and_there_is_none_with_four() -> None:
+    assert troel_first_lead(by_suit()) is None  # one ace each: no troel
+    # N takes AD from E and AH from S (three aces, W keeps AS); then AS from W too (four).
+    north = CLUBS ^ mask([card("2C"), card("3C")]) | mask([card("AD"), card("AH")])
+    east = DIAMONDS ^ card("AD").bit | card("2C").bit
+    south = HEARTS ^ card("AH").bit | card("3C").bit
+    assert troel_first_lead(Board(1, 0, (north, east, south, SPADES), card("AC"))) == card("AS")
+    four = north ^ card("4C").bit | card("AS").bit
+    west = SPADES ^ card("AS").bit | card("4C").bit
+    board = Board(1, 0, (four, east, south, west), card("AC"))
+    assert aces_held(board) == (4, 0, 0, 0)
+    assert troel_first_lead(board) is None
 
 
 # --- invalid boards --------------------------------------------------------------------------------------------------
