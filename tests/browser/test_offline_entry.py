@@ -28,7 +28,8 @@ from tournaments.views.entry import points_text
 SERVER_DEALS = 4  # on the sheet before the Wi-Fi goes
 OFFLINE_DEALS = 6  # typed while it is gone
 ENGINE_READY_MS = 60_000  # Pyodide starts on the first deal kept: seconds, more on a slow machine
-KEPT_MS = 180_000  # the worker keeps 14 MB in the background: seconds, a few minutes on a busy CI machine
+KEPT_STALLED_MS = 180_000  # the worker keeps 14 MB in the background: given up when no file was kept for this long
+KEPT_AT_MOST_MS = 900_000  # and in any case after this long (a busy CI machine: a few minutes)
 TYPE_AHEAD_MS = 1_100  # Chromium's list type-ahead joins letters typed within a second
 
 
@@ -54,6 +55,10 @@ UNCONTROLLED = """async () => navigator.serviceWorker.controller === null
 # registers it again on its next load, as a browser does on the table's next visit.
 NO_WORKER = """async () => { const r = await navigator.serviceWorker.getRegistration();
     return !r || !(r.installing || r.waiting || r.active); }"""
+# How many files the page's caches hold: the worker's download going on, however slowly.
+FILES_KEPT = """async () => { let n = 0;
+    for (const name of await caches.keys()) n += (await (await caches.open(name)).keys()).length;
+    return n; }"""
 NO_WORKER_S = 5  # how long a page may go without one before it is loaded again (registering takes a moment)
 
 
@@ -61,11 +66,20 @@ def worker_keeps_the_page(page: Page) -> None:
     """The service worker controls the page and has kept it (and the engine's files) for a reload offline; then a
     later visit, as a table's device makes many, with nothing left on the way.
 
-    Polled from here: ``wait_for_function`` takes the promise of an async check for a true answer."""
-    deadline = time.monotonic() + KEPT_MS / 1000
+    Polled from here: ``wait_for_function`` takes the promise of an async check for a true answer. The wait
+    follows the download: it gives up when no file was kept for ``KEPT_STALLED_MS``, not at a fixed hour."""
+    started = time.monotonic()
+    progress_at, files = started, 0
     without_worker_since: float | None = None
     while not page.evaluate(KEPT):
-        assert time.monotonic() < deadline, "the service worker did not keep the page and the engine"
+        now, kept = time.monotonic(), page.evaluate(FILES_KEPT)
+        if kept != files:
+            progress_at, files = now, kept
+        stalled, waited = now - progress_at, now - started
+        assert stalled < KEPT_STALLED_MS / 1000 and waited < KEPT_AT_MOST_MS / 1000, (
+            f"the service worker did not keep the page and the engine: {files} files kept after {waited:.0f} s, "
+            f"none for the last {stalled:.0f} s"
+        )
         if page.evaluate(UNCONTROLLED):  # loaded while the worker was installing: the next visit is its
             page.reload()
         elif page.evaluate(NO_WORKER):
