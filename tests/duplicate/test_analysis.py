@@ -247,6 +247,8 @@ def test_the_database_keeps_an_analysis_consistent(django_capture_on_commit_call
         {"status": "failed", "started_at": now, "finished_at": now},  # no reason
         {"error": "a reason without a failure"},
         {"budget": 0},
+        {"deep_queued_at": now},  # a second pass before the first is done
+        {"deepened_at": now},
     ):
         with pytest.raises(IntegrityError), transaction.atomic():
             BoardAnalysis.objects.filter(pk=row.pk).update(**wrong)
@@ -322,7 +324,9 @@ def test_a_board_left_with_ranges_gets_a_second_pass_that_narrows_them(
     assert stored(round_) == {"vraag": (9, 9), "alleen": (6, 6), "miserie": (0, 0)}
     one = BoardAnalysis.objects.get(board__round=round_, board__number=1)
     assert (one.status == "done" and one.budget is None) or one.budget == settings.WIEZEN_SOLVER_BUDGET
-    assert tasks.deepen_board(one.pk) is False  # nothing left to narrow: a redelivered message changes nothing
+    assert one.finished_at is not None and one.deep_queued_at is not None and one.deepened_at is not None
+    assert one.finished_at <= one.deep_queued_at <= one.deepened_at
+    assert tasks.deepen_board(one.pk) is False  # the pass ended: a redelivered message does not search again
     assert len(fake_deepen.calls) == 16
 
 
@@ -347,6 +351,8 @@ def test_no_second_pass_without_its_budget_or_where_every_count_is_known(
     BoardAnalysis.objects.filter(pk=one.pk).update(status="pending", started_at=None)
     assert tasks.analyse_board(one.pk) is True
     assert queued == [] and fake_deepen.calls == []
+    one.refresh_from_db()
+    assert one.deepened_at == one.finished_at and one.deep_queued_at is None  # nothing for a second pass: ended
     assert tasks.deepen_board(one.pk) is False and fake_deepen.calls == []  # all exact: not even searched
 
 
@@ -439,3 +445,53 @@ def test_the_real_second_pass_counts_how_badly_a_miserie_fails(
     failed = [row for row in deeper if row.contract == "miserie" and row.low >= 1]
     assert failed and all((row.low, row.high) != (1, 13) for row in failed), failed  # was "≥1": now a range
     assert any(row.low > 1 for row in failed), failed
+
+
+def test_the_reconciliation_queues_a_second_pass_that_was_lost_or_never_queued(
+    fake: FakeSolver,
+    fake_deepen: FakeDeepen,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    settings: Any,
+) -> None:
+    round_ = duplicate_round(django_capture_on_commit_callbacks)  # deep budget 0 here: first passes only
+    boards = BoardAnalysis.objects.filter(board__round=round_)
+    assert set(boards.values_list("deep_queued_at", "deepened_at")) == {(None, None)}  # ranges left, no pass
+    assert analysis.reconcile() == 0  # without a second pass configured, nothing to queue
+
+    settings.WIEZEN_SOLVER_DEEP_BUDGET = 5000
+    long_ago = timezone.now() - analysis.DEEP_STALE * 2
+    boards.filter(board__number=1).update(deep_queued_at=long_ago)  # its message was lost on the way
+    boards.filter(board__number=2).update(deep_queued_at=timezone.now())  # queued a moment ago: left alone
+    boards.filter(board__number=3).update(deep_queued_at=long_ago, deepened_at=long_ago)  # ended: left alone
+
+    assert analysis.reconcile() == 14  # 1, and 4..16 that were never queued (the setting came later)
+    assert sorted(number for number, _budget, _rows in fake_deepen.calls) == [1, *range(4, 17)]
+    assert stored(round_, 1)["alleen"] == (6, 6) and stored(round_, 2)["alleen"] == (4, 7)
+    assert boards.filter(deepened_at__isnull=True).count() == 1  # board 2's pass, still on its way
+    assert analysis.reconcile() == 0  # nothing lost any more
+
+
+def test_a_second_pass_the_broker_refuses_is_left_to_the_reconciliation(
+    fake: FakeSolver,
+    fake_deepen: FakeDeepen,
+    django_capture_on_commit_callbacks: Callable[..., Any],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings.WIEZEN_SOLVER_DEEP_BUDGET = 5000
+
+    def refuse(analysis_id: int) -> None:
+        raise ConnectionError("the broker is down")
+
+    with monkeypatch.context() as broker_down:
+        broker_down.setattr(tasks.deepen_board, "delay", refuse)
+        round_ = duplicate_round(django_capture_on_commit_callbacks)  # the request that dealt them does not fail
+    boards = BoardAnalysis.objects.filter(board__round=round_)
+    assert set(boards.values_list("status", flat=True)) == {"done"} and fake_deepen.calls == []
+    assert not boards.filter(deep_queued_at__isnull=True).exists()  # marked queued before the broker refused
+    assert not boards.filter(deepened_at__isnull=False).exists()
+
+    assert analysis.reconcile() == 0  # queued a moment ago, as far as anyone can tell
+    boards.update(deep_queued_at=timezone.now() - analysis.DEEP_STALE * 2)
+    assert analysis.reconcile() == 16
+    assert len(fake_deepen.calls) == 16 and not boards.filter(deepened_at__isnull=True).exists()

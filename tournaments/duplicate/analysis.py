@@ -12,11 +12,14 @@ A board whose rows are not all single counts (a failed miserie's tricks, an abon
 left open) then gets a second job (``tasks.deepen_board``, on a queue of its own, ``deep``, so that no first pass
 waits behind it): ``deepen`` searches those rows further with ``settings.WIEZEN_SOLVER_DEEP_BUDGET`` nodes a row and
 narrows the stored ranges to what it proved. Until then, and where that budget does not reach, the pages show
-the ranges ("≥1"). Two second passes of one board do no harm: each only narrows.
+the ranges ("≥1"). ``deep_queued_at`` and ``deepened_at`` say where a board's second pass is (a first pass that
+leaves every count known ends it at once). Two second passes of one board do no harm: each only narrows, and one
+that finds the pass ended does nothing.
 
 ``reconcile`` (periodic, ``tasks.reconcile_board_analyses``) repairs what a lost message or a dead worker left:
 boards with no analysis get one, failed analyses are tried again a few times, runs that never finished and
-pending rows queued long ago are queued again (the claim makes a second message harmless).
+pending rows queued long ago are queued again (the claim makes a second message harmless); with a second pass
+configured, a done board whose second pass never ended is queued for it, once more after ``DEEP_STALE``.
 
 The analysis is a hand record: nothing here decides who sees it (``public_views`` does, after the round).
 """
@@ -51,6 +54,7 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3  # a board whose analysis failed this often stays failed: the error is a bug to read, not to retry
 RUNNING_STALE = timedelta(hours=1)  # a run this old without an end died with its worker
 PENDING_STALE = timedelta(minutes=15)  # a pending row queued this long ago lost its message (or the queue is long)
+DEEP_STALE = timedelta(hours=6)  # a second pass queued this long ago and not ended was lost (a round's queue: hours)
 
 Status = BoardAnalysis.Status
 
@@ -162,20 +166,27 @@ def run(analysis_id: int) -> bool:
         log.exception("board analysis %s failed", analysis.pk)
         reason = f"{type(exc).__name__}: {exc}"[: BoardAnalysis._meta.get_field("error").max_length]
         return bool(mine.update(status=Status.FAILED, finished_at=timezone.now(), error=reason or "failed"))
-    stored = bool(mine.update(status=Status.DONE, rows=rows, budget=used, finished_at=timezone.now()))
-    if stored and deep_budget() and any(row["low"] != row["high"] for row in rows):
+    finished = timezone.now()
+    ranges = any(row["low"] != row["high"] for row in rows)
+    done = {"status": Status.DONE, "rows": rows, "budget": used, "finished_at": finished}
+    stored = bool(mine.update(**done, deepened_at=None if ranges else finished))
+    if stored and ranges and deep_budget():
         queue_deepening(analysis.pk)
     return stored
 
 
-def queue_deepening(analysis_id: int) -> None:
-    """The second pass of a board, on its own queue (a broker that refuses costs only the counts: "≥1" stays)."""
+def queue_deepening(analysis_id: int) -> bool:
+    """The second pass of a board, on its own queue, marked queued first (a broker that refuses leaves it to
+    ``reconcile``; meanwhile the pages show "≥1"); whether it was queued."""
     from tournaments.duplicate import tasks
 
+    BoardAnalysis.objects.filter(pk=analysis_id, status=Status.DONE).update(deep_queued_at=timezone.now())
     try:
         tasks.deepen_board.delay(analysis_id)
     except Exception:
         log.exception("could not queue the second pass of board analysis %s", analysis_id)
+        return False
+    return True
 
 
 RowKey = tuple[str, tuple[int, ...], Suit | None, int]
@@ -197,28 +208,32 @@ def _narrower(row: solver.Solved, found: dict[RowKey, solver.Solved]) -> solver.
 def deepen(analysis_id: int) -> bool:
     """Search the rows of a done analysis that are ranges further (``deep_budget`` nodes a row) and narrow the
     stored ones to what it proved; whether a range narrowed. The search runs outside any transaction; the store
-    locks the row and keeps, for each contract, the narrower of what is stored now and what was found."""
-    analysis = BoardAnalysis.objects.select_related("board").filter(pk=analysis_id, status=Status.DONE).first()
+    locks the row and keeps, for each contract, the narrower of what is stored now and what was found. The pass
+    is marked ended whatever it found (a range the budget did not close stays one: searching again would not
+    close it); a second message for a pass that ended does nothing."""
+    done = BoardAnalysis.objects.filter(pk=analysis_id, status=Status.DONE, deepened_at__isnull=True)
+    analysis = done.select_related("board").first()
     nodes = deep_budget()
     if analysis is None or not nodes:
         return False
     rows = [solved(row) for row in stored_rows(analysis)]
     if all(row.exact for row in rows):
+        done.update(deepened_at=timezone.now())
         return False
     found = {_key(row): row for row in solver.deepen(analysis.board.engine_board(), rows, budget=nodes)}
     with transaction.atomic():
         current = BoardAnalysis.objects.select_for_update().filter(pk=analysis.pk, status=Status.DONE).first()
         if current is None:
             return False
+        current.deepened_at = timezone.now()
         now = [solved(row) for row in stored_rows(current)]
-        if len(now) != len(current.rows):  # a row it cannot read would be lost: left as it is, for a person
-            return False
         narrowed = [_narrower(row, found) for row in now]
-        if narrowed == now:
-            return False
-        current.rows = solver_rows(narrowed)
-        current.save(update_fields=["rows"])
-    return True
+        # a row it cannot read would be lost by storing: left as it is, for a person
+        changed = len(now) == len(current.rows) and narrowed != now
+        if changed:
+            current.rows = solver_rows(narrowed)
+        current.save(update_fields=["rows", "deepened_at"] if changed else ["deepened_at"])
+    return changed
 
 
 # -- reconciliation ---------------------------------------------------------------------------------------------------
@@ -237,7 +252,13 @@ def reconcile() -> int:
     lost = BoardAnalysis.objects.filter(status=Status.PENDING).filter(
         Q(queued_at__isnull=True) | Q(queued_at__lt=now - PENDING_STALE)
     )
-    return queue(list(lost.order_by("pk").values_list("pk", flat=True)))
+    queued = queue(list(lost.order_by("pk").values_list("pk", flat=True)))
+    if deep_budget():
+        unfinished = BoardAnalysis.objects.filter(status=Status.DONE, deepened_at__isnull=True).filter(
+            Q(deep_queued_at__isnull=True) | Q(deep_queued_at__lt=now - DEEP_STALE)
+        )
+        queued += sum(queue_deepening(pk) for pk in unfinished.order_by("pk").values_list("pk", flat=True))
+    return queued
 
 
 # -- reading ----------------------------------------------------------------------------------------------------------

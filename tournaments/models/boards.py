@@ -146,6 +146,10 @@ class BoardAnalysis(models.Model):
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     error = models.CharField(_("error"), max_length=ANALYSIS_ERROR_MAX, blank=True, default="")
+    # the second pass (tournaments.duplicate.analysis.deepen) of a done analysis: when it was last queued, and when
+    # it ended (or the first pass left nothing for it); reconcile queues again one that was lost on the way
+    deep_queued_at = models.DateTimeField(_("second pass queued at"), null=True, blank=True)
+    deepened_at = models.DateTimeField(_("second pass ended at"), null=True, blank=True)
 
     class Meta:
         ordering = ["board"]
@@ -177,6 +181,11 @@ class BoardAnalysis(models.Model):
                 condition=(models.Q(status="failed") & ~models.Q(error=""))
                 | (~models.Q(status="failed") & models.Q(error="")),
                 name="board_analysis_error_only_when_failed",
+            ),
+            # a second pass follows a first pass that is done; a new first pass starts it over
+            models.CheckConstraint(
+                condition=models.Q(status="done") | models.Q(deep_queued_at__isnull=True, deepened_at__isnull=True),
+                name="board_analysis_second_pass_after_done",
             ),
         ]
 
