@@ -60,6 +60,11 @@ FILES_KEPT = """async () => { let n = 0;
     for (const name of await caches.keys()) n += (await (await caches.open(name)).keys()).length;
     return n; }"""
 NO_WORKER_S = 5  # how long a page may go without one before it is loaded again (registering takes a moment)
+# A worker installing: it downloads the page and the engine at once (cache.addAll keeps them all or none, at the end).
+INSTALLING = """async () => !!((await navigator.serviceWorker.getRegistration()) || {}).installing"""
+# Controlling the page without the engine kept (its install's download failed, kept nothing): each later visit asks it
+# to fetch what is missing, as a table's device does deal after deal.
+STALLED_VISIT_S = 30
 
 
 def worker_keeps_the_page(page: Page) -> None:
@@ -67,13 +72,14 @@ def worker_keeps_the_page(page: Page) -> None:
     later visit, as a table's device makes many, with nothing left on the way.
 
     Polled from here: ``wait_for_function`` takes the promise of an async check for a true answer. The wait
-    follows the download: it gives up when no file was kept for ``KEPT_STALLED_MS``, not at a fixed hour."""
+    follows the download: it gives up when no file was kept (and no worker was installing) for
+    ``KEPT_STALLED_MS``, not at a fixed hour."""
     started = time.monotonic()
-    progress_at, files = started, 0
+    progress_at, files, visited_at = started, 0, started
     without_worker_since: float | None = None
     while not page.evaluate(KEPT):
         now, kept = time.monotonic(), page.evaluate(FILES_KEPT)
-        if kept != files:
+        if kept != files or page.evaluate(INSTALLING):
             progress_at, files = now, kept
         stalled, waited = now - progress_at, now - started
         assert stalled < KEPT_STALLED_MS / 1000 and waited < KEPT_AT_MOST_MS / 1000, (
@@ -89,6 +95,9 @@ def worker_keeps_the_page(page: Page) -> None:
                 without_worker_since = None
         else:
             without_worker_since = None
+            if now - max(progress_at, visited_at) > STALLED_VISIT_S:  # in control, the engine not kept: visit again
+                page.reload()
+                visited_at = time.monotonic()
         page.wait_for_timeout(250)
     page.reload()
     page.wait_for_load_state("networkidle")
