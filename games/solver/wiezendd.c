@@ -629,6 +629,23 @@ static inline u64 top_cards(u64 all, int suit, int run) {
     return cards;
 }
 
+/* Miserie (no trump, one counted seat `d`, not on lead): whether `d` never wins another trick whatever anyone
+ * plays. It cannot when in each suit its cards all lie below every card the others hold there: it follows under
+ * every lead (the others lead only suits they hold), discards on the rest, and so never leads again. Playing
+ * cards only raises the others' lowest, so this holds to the end. `*rel`: in each suit both hold, its highest
+ * card (the owners from the top down to it say the others hold everything above). */
+static int miserie_done(const u64 hands[4], int d, u64 *rel) {
+    u64 all = hands[0] | hands[1] | hands[2] | hands[3], others = all & ~hands[d], why = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 suit = SUIT_BITS << (13 * s), mine = hands[d] & suit, theirs = others & suit;
+        if (!mine || !theirs) continue;
+        if (highest(mine) > lowest(theirs)) return 0;
+        why |= 1ULL << highest(mine);
+    }
+    *rel = why;
+    return 1;
+}
+
 static int at_boundary(Ctx *c, Node *n, int target, u64 *rel) {
     int left = popcount(n->hands[n->leader]);
     *rel = 0;
@@ -675,6 +692,9 @@ static int at_boundary(Ctx *c, Node *n, int target, u64 *rel) {
             }
         }
     }
+    if (c->trump < 0 && popcount((u64)c->count_mask) == 1 && !((c->count_mask >> n->leader) & 1) &&
+        miserie_done(n->hands, lowest((u64)c->count_mask), rel))
+        return 0; /* it takes no trick more, and target > 0 */
     int cashes = ((c->max_mask >> n->leader) & 1) == ((c->count_mask >> n->leader) & 1);
     if (cashes) {
         int quick = quick_tricks(c, n->hands, n->leader);

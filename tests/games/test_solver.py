@@ -181,6 +181,26 @@ def test_a_budget_of_no_nodes_still_answers_what_costs_no_search() -> None:
         bounds(hands, leader=0, trump=3, maximisers=(0,), budget=-1)
 
 
+def test_a_miserie_whose_declarer_follows_under_every_lead_costs_no_search() -> None:
+    # West holds the 2, 3 and 4 of every suit and the 5 of clubs: whatever the others lead, West follows under,
+    # and a player who never wins a trick never leads
+    low = [sum(1 << (13 * suit + rank) for rank in range(3)) for suit in range(4)]
+    west = sum(low) | 1 << 3
+    rest = [card for card in range(52) if not west >> card & 1]
+    hands = [sum(1 << c for c in rest[seat::3]) for seat in range(3)] + [west]
+    miserie_for_west = {"trump": None, "maximisers": (0, 1, 2), "counted": (3,)}
+    assert reaches(hands, 1, leader=0, **miserie_for_west, budget=0) is False  # type: ignore[arg-type]
+    assert solve(hands, leader=0, **miserie_for_west) == 0  # type: ignore[arg-type]
+    # on lead, West's first card is a search; so it is with the ace of clubs in place of the 5, a card the
+    # others can make West win once their clubs are gone
+    assert reaches(hands, 1, leader=3, **miserie_for_west, budget=0) is None  # type: ignore[arg-type]
+    ace = 1 << 12
+    holder = next(seat for seat in range(3) if hands[seat] & ace)
+    hands[holder] = hands[holder] & ~ace | 1 << 3
+    hands[3] = hands[3] & ~(1 << 3) | ace
+    assert reaches(hands, 1, leader=0, **miserie_for_west, budget=0) is None  # type: ignore[arg-type]
+
+
 def test_the_solver_refuses_hands_that_cannot_be_played() -> None:
     with pytest.raises(GameError, match="four hands of equal size"):
         solve([0b1, 0b10, 0b100, 0b11000], leader=0, trump=None, maximisers=(0,))
