@@ -30,11 +30,11 @@ the score-sheet line with its tricks, and settles it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from games.auction import run_auction
-from games.cards import ACE, Card, Suit, mask
+from games.cards import ACE, CARDS, Card, Suit, mask
 from games.contracts import CONTRACTS, Side, TrumpRule
 from games.dealing import active_seats, deal_packets, shuffled
 from games.errors import FieldError, GameError, InvalidLine, InvalidRecord
@@ -53,6 +53,7 @@ __all__ = [
     "opening_lead",
     "troel_errors",
     "troel_partner",
+    "troel_partner_card",
 ]
 
 _FIELDS = frozenset(
@@ -347,16 +348,21 @@ def contract_trump(
     return missing[0] if len(missing) == 1 else Suit.HEARTS
 
 
+def troel_partner_card(hand: Iterable[Card]) -> Card:
+    """The card whose holder partners troel's declarer (``hand``, three or four aces): the ace it lacks; with all
+    four aces, the highest heart it lacks. The one place this rule is written: records, boards and the solver
+    all ask it."""
+    own = set(hand)
+    aces = [card for card in CARDS if card.rank == ACE and card not in own]
+    if len(aces) == 1:
+        return aces[0]
+    return max((card for card in CARDS if card.suit is Suit.HEARTS and card not in own), key=lambda card: card.rank)
+
+
 def troel_partner(hands: list[list[Card]], seat: int, seats: list[int]) -> int:
-    """The fourth ace's holder; with four aces, the holder of the highest heart the declarer lacks."""
-    own = set(hands[seat])
-    if sum(1 for c in own if c.rank == ACE) == 3:
-        return next(s for s in seats for c in hands[s] if c.rank == ACE and s != seat)
-    for rank in range(13, 1, -1):
-        for s in seats:
-            if s != seat and any(c.rank == rank and c.suit is Suit.HEARTS for c in hands[s]):
-                return s
-    return -1  # pragma: no cover - 13 hearts cannot all be in one hand with four aces
+    """The seat holding ``troel_partner_card`` of ``seat``'s hand."""
+    card = troel_partner_card(hands[seat])
+    return next((s for s in seats if s != seat and card in hands[s]), -1)
 
 
 def troel_errors(declarers: list[int], partners: dict[int, int], aces: dict[int, int]) -> list[FieldError]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from games.cards import ACE, CARDS, Card, Suit, cards_of, mask
 from games.dealing import deal_packets, shuffled
 from games.errors import GameError
+from games.records import troel_partner_card
 
 COMPASS = "NESW"  # position 0..3, clockwise
 FULL_DECK = (1 << 52) - 1
@@ -140,6 +141,6 @@ def troel_first_lead(board: Board) -> Card | None:
     """The card troel's first trick must be led with: the ace the holder of three lacks, led by its holder (the
     partner). None without troel, or with four aces in one hand (the usual leader leads what they like)."""
     declarer = troel_holder(board)
-    if declarer is None:
+    if declarer is None or aces_held(board)[declarer] == 4:
         return None
-    return next((ace for ace in ACES if not board.hands[declarer] & ace.bit), None)
+    return troel_partner_card(cards_of(board.hands[declarer]))

@@ -37,14 +37,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.cards import ACE, CARDS, SUIT_LETTERS, Card, Suit, cards_of, mask
+from games.cards import ACE, SUIT_LETTERS, Card, cards_of, mask
 from games.contracts import CONTRACTS, TrumpRule
 from games.duplicate.boards import COMPASS, Board
 from games.duplicate.seats import dealer_seat, hands_by_seat, positions_by_seat
 from games.errors import FieldError, GameError
 from games.lines import is_int, seat_text
 from games.play import parse_card
-from games.records import contract_trump, troel_errors, troel_partner
+from games.records import contract_trump, troel_errors, troel_partner, troel_partner_card
 from games.rulesets import RuleSet
 
 __all__ = ["line_problems", "record_problems", "seat_hands"]
@@ -172,18 +172,10 @@ def _troel_problems(
         elif error.code == "troel_wrong_partner":
             error = replace(
                 error,
-                values={**error.values, "board": board.number, "card": str(_partner_card(hands, ordered[0]))},
+                values={**error.values, "board": board.number, "card": str(troel_partner_card(hands[ordered[0]]))},
             )
         out.append(error)
     return out
-
-
-def _partner_card(hands: list[list[Card]], holder: int) -> Card:
-    """The card that makes troel's partner: the fourth ace, or with four aces the highest heart the holder lacks."""
-    own = set(hands[holder])
-    if sum(1 for card in own if card.rank == ACE) == 3:
-        return next(card for card in CARDS if card.rank == ACE and card not in own)
-    return max((card for card in CARDS if card.suit is Suit.HEARTS and card not in own), key=lambda card: card.rank)
 
 
 def _troel_trump(

@@ -21,9 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 
-from games.cards import SUIT_MASKS, SUITS, Suit, cards_of
+from games.cards import SUITS, Suit, cards_of
 from games.contracts import CONTRACTS
 from games.duplicate.boards import Board, holder, troel_first_lead, troel_holder
+from games.records import troel_partner_card
 from games.solver.native import SearchArguments, bounds, reaches
 
 ALL_TRICKS = 13
@@ -164,8 +165,7 @@ def troel_row(board: Board, *, budget: int | None = None) -> Solved | None:
             hands, leader=partner, trump=fourth.suit.order, maximisers=pair, first_card=fourth.index, budget=budget
         )
         return Solved("troel", pair, fourth.suit, partner, low, high)
-    hearts = cards_of(SUIT_MASKS[Suit.HEARTS.order] & ~hands[declarer])
-    pair = tuple(sorted((declarer, holder(board, hearts[-1]))))  # cards_of is low to high: the highest is last
+    pair = tuple(sorted((declarer, holder(board, troel_partner_card(cards_of(hands[declarer]))))))
     low, high = bounds(hands, leader=board.leader, trump=Suit.HEARTS.order, maximisers=pair, budget=budget)
     return Solved("troel", pair, Suit.HEARTS, board.leader, low, high)
 

@@ -26,7 +26,7 @@ from games.cards import ACE, SUITS, Card
 from games.errors import FieldError, GameError, InvalidRecord
 from games.generate import random_record
 from games.lines import check_line
-from games.records import RecordResult, check_record
+from games.records import RecordResult, check_record, troel_partner, troel_partner_card
 
 # --- helpers -------------------------------------------------------------------------------------------------------
 
@@ -219,6 +219,21 @@ def troel4(rules: object = "iwwa", **extra: Any) -> dict[str, Any]:
         "plays": [card for _, trick in TROEL4_TRICKS for card in trick],
     }
     return with_(record, **extra)
+
+
+def test_troel_s_partner_is_the_missing_ace_s_holder_or_with_four_the_highest_heart_s() -> None:
+    cards = [[Card.from_str(text) for text in hand] for hand in TROEL4_HANDS]
+    assert troel_partner_card(cards[1]) == Card.from_str("KH")  # four aces, the AH among them
+    assert troel_partner(cards, 1, [0, 1, 2, 3]) == 2
+    # give the KH to seat 1 (and its 2S to seat 2): the QH, still seat 2's, makes the partner
+    cards[1] = [c for c in cards[1] if str(c) != "2S"] + [Card.from_str("KH")]
+    cards[2] = [c for c in cards[2] if str(c) != "KH"] + [Card.from_str("2S")]
+    assert troel_partner_card(cards[1]) == Card.from_str("QH")
+    # three aces: seat 1 gives its AD to seat 3 for the 2D; the AD is the partner's card, whatever the hearts
+    cards[1] = [c for c in cards[1] if str(c) != "AD"] + [Card.from_str("2D")]
+    cards[3] = [c for c in cards[3] if str(c) != "2D"] + [Card.from_str("AD")]
+    assert troel_partner_card(cards[1]) == Card.from_str("AD")
+    assert troel_partner(cards, 1, [0, 1, 2, 3]) == 3
 
 
 # FIVE: a table of five, dealer 2 sits out; seats 3, 4, 0, 1 play. Seat 1 was dealt the last card (2C, turned,
