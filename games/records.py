@@ -341,11 +341,13 @@ def contract_trump(
                 )
             )
         return turned.suit
-    # troel: the suit of the fourth ace; with all four aces, hearts
+    # troel: the suit of the partner's card (the fourth ace; with all four aces, a heart); hearts for a declarer
+    # without three aces, whose troel the record check refuses anyway
     holder = declarers[0] if declarers else -1
-    own = {c.suit for c in hands[holder] if c.rank == ACE} if 0 <= holder < len(hands) else set()
-    missing = [s for s in Suit if s not in own]
-    return missing[0] if len(missing) == 1 else Suit.HEARTS
+    hand = hands[holder] if 0 <= holder < len(hands) else []
+    if sum(1 for c in hand if c.rank == ACE) >= 3:
+        return troel_partner_card(hand).suit
+    return Suit.HEARTS
 
 
 def troel_partner_card(hand: Iterable[Card]) -> Card:
