@@ -130,17 +130,33 @@ def build_pieces(rows: list[Standing], method: str, *, full_names: bool) -> Buil
     with_value = method != "total_points"
     names = {row.player_id: shown_name(row.player, full_names) for row in rows}
     before, after = (escape(part) for part in reverse("player", args=[_ANY_ID]).split(str(_ANY_ID)))
-    shared = f'<abbr title="{escape(gettext("shared rank"))}">=</abbr>'
-    unranked = f'<abbr title="{escape(gettext("not ranked"))}">–</abbr>'
-    penalty_title = f'title="{escape(gettext("penalty points deducted"))}"'
+    # the words are read before the f-strings: xgettext (makemessages) does not look inside an f-string
+    words = {
+        key: escape(text)
+        for key, text in (
+            ("shared", gettext("shared rank")),
+            ("unranked", gettext("not ranked")),
+            ("penalty", gettext("penalty points deducted")),
+            ("player", gettext("Player")),
+            ("value", gettext("Ranking value")),
+            ("points", gettext("Points")),
+            ("deals", gettext("Deals")),
+            ("sessions", gettext("Sessions")),
+            ("empty", gettext("No standings yet.")),
+            ("provisional", gettext("provisional")),
+        )
+    }
+    shared = f'<abbr title="{words["shared"]}">=</abbr>'
+    unranked = f'<abbr title="{words["unranked"]}">–</abbr>'
+    penalty_title = f'title="{words["penalty"]}"'
     head = "".join(
         (
             '<div class="scroll">\n<table id="standings">\n  <thead><tr>\n',
-            f'    <th scope="col" class="num">#</th><th scope="col">{escape(gettext("Player"))}</th>\n    ',
-            f'<th scope="col" class="num">{escape(gettext("Ranking value"))}</th>' if with_value else "",
-            f'\n    <th scope="col" class="num">{escape(gettext("Points"))}</th>',
-            f'<th scope="col" class="num">{escape(gettext("Deals"))}</th>',
-            f'<th scope="col" class="num wide">{escape(gettext("Sessions"))}</th>\n  </tr></thead>\n  <tbody>\n',
+            f'    <th scope="col" class="num">#</th><th scope="col">{words["player"]}</th>\n    ',
+            f'<th scope="col" class="num">{words["value"]}</th>' if with_value else "",
+            f'\n    <th scope="col" class="num">{words["points"]}</th>',
+            f'<th scope="col" class="num">{words["deals"]}</th>',
+            f'<th scope="col" class="num wide">{words["sessions"]}</th>\n  </tr></thead>\n  <tbody>\n',
         )
     )
     built = []
@@ -162,5 +178,5 @@ def build_pieces(rows: list[Standing], method: str, *, full_names: bool) -> Buil
         built.append((row.player_id, up_to_name, rest))
     tail = "  </tbody>\n</table>\n</div>"
     if not rows:
-        tail = f'  <tr><td colspan="6">{escape(gettext("No standings yet."))}</td></tr>\n' + tail
-    return Built(head, tuple(built), tail, f' <small class="muted">{escape(gettext("provisional"))}</small>')
+        tail = f'  <tr><td colspan="6">{words["empty"]}</td></tr>\n' + tail
+    return Built(head, tuple(built), tail, f' <small class="muted">{words["provisional"]}</small>')
