@@ -56,9 +56,11 @@ def worked_examples(rules: RuleSet) -> list[WorkedExample]:
         out.append(WorkedExample(key, tuple(played), settled.points, settled.multiplier, settled.made))
 
     if "vraag" in ladder:
-        play("vraag_two_overtricks", {"contract": "vraag", "declarers": [1, 3], "tricks": _target(rules, "vraag") + 2})
+        vraag = {"contract": "vraag", "declarers": [1, 3], "tricks": _target(rules, "vraag") + 2}
+        play("vraag_two_overtricks", _trump(rules, vraag))
     if "alleen" in ladder:
-        play("alleen_one_down", {"contract": "alleen", "declarers": [2], "tricks": _target(rules, "alleen") - 1})
+        alleen = {"contract": "alleen", "declarers": [2], "tricks": _target(rules, "alleen") - 1}
+        play("alleen_one_down", _trump(rules, alleen))
     if "miserie" in ladder:
         if rules.multiple_miserie:
             play("two_miseries_one_fails", {"contract": "miserie", "declarers": [1, 3], "tricks": [0, 1]})
@@ -86,6 +88,12 @@ def _made(rules: RuleSet, contract: str) -> dict[str, Any]:
     line["tricks"] = [target] if side == "each_alone" else target
     if compiled.target is None:
         line["level"] = target
-    if compiled.trump.value == "chosen":
-        line["trump"] = "H"
+    return _trump(rules, line)
+
+
+def _trump(rules: RuleSet, line: dict[str, Any]) -> dict[str, Any]:
+    """The line with the trump its declarer names, where the contract plays in a chosen trump (kleurenwiezen
+    chooses it for vraag and alleen too): hearts."""
+    if rules.compiled[line["contract"]].trump.value == "chosen":
+        return {**line, "trump": "H"}
     return line

@@ -5,18 +5,29 @@ from __future__ import annotations
 
 import io
 import json
+from itertools import combinations
 
 import pytest
 
 from games import apply_overrides, find, names
 from games.cli import main
 from games.examples import worked_examples
+from games.presets import VARIANTS
+from games.rulesets import Game
 
 TRICK_TAKING = [name for name in names() if find(name).zwicken is None]
+# every Wiezen preset with every set of variants: kleurenwiezen's vraag once had no trump and broke the editor
+WITH_VARIANTS = [
+    "+".join((name, *chosen))
+    for name in names()
+    if find(name).game is Game.WIEZEN
+    for size in range(1, len(VARIANTS) + 1)
+    for chosen in combinations(VARIANTS, size)
+]
 HOUSE = {"preset": "iwwa", "miserie_settlement": "pooled", "troel_target": 9, "tariffs": {"vraag": {"over_until": 9}}}
 
 
-@pytest.mark.parametrize("name", TRICK_TAKING)
+@pytest.mark.parametrize("name", TRICK_TAKING + WITH_VARIANTS)
 def test_the_command_line_prints_the_examples_the_engine_settles(name: str) -> None:
     out = io.StringIO()
     assert main(["examples", "--rules", name], out=out) == 0

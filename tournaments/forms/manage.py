@@ -23,6 +23,7 @@ from scoring.methods import METHODS
 from scoring.tiebreaks import TIEBREAKS
 from tournaments import limits
 from tournaments.models import Club, Competition, RuleSet
+from tournaments.preset_names import VARIANT_NAMES, preset_choice
 from tournaments.seating import GENERATORS
 from tournaments.text_limits import REASON_MAX_LENGTH
 
@@ -42,11 +43,6 @@ METHOD_NAMES = {
     "combined": _("Placement points, then total points"),
     "matchpoints": _("Matchpoints (%)"),  # these two: duplicate competitions only (tournaments.duplicate.comparison)
     "cross_imps": _("Cross-IMPs"),
-}
-VARIANT_NAMES = {
-    "kleurenwiezen": _("Kleurenwiezen"),
-    "1v3": _("One against three only"),
-    "counter_clockwise": _("Counter-clockwise"),
 }
 BIGINT = limits.ID.high  # the largest id (tournaments.limits)
 MAX_UPLOAD = 1_000_000  # bytes: a list of a few thousand players
@@ -200,7 +196,7 @@ class CompetitionForm(forms.Form):
             if len(only) == 1:  # the one club they administer: chosen, and nothing else to choose
                 self.fields["club"].empty_label = None
                 self.initial.setdefault("club", only[0].pk)
-        presets = [(r.name, f"{r.name} — {r.description}" if r.description else r.name) for r in games.listing()]
+        presets = [(r.name, preset_choice(r.name)) for r in games.listing()]
         widget = self.fields["preset"].widget
         widget.games, widget.defaults = preset_games(), set(default_presets().values())
         current = self.initial.get("preset")

@@ -10,6 +10,7 @@ from games.errors import GameError
 from tournaments import limits
 from tournaments.duplicate.rules import edited_rules_problem
 from tournaments.integrity import refuse_mismatch
+from tournaments.preset_names import preset_name
 
 
 class RuleSet(models.Model):
@@ -67,7 +68,11 @@ class RuleSet(models.Model):
         if rules.game.value != self.game:
             raise ValidationError(
                 {
-                    "preset": _("Preset %(preset)s is a %(actual)s rule set, not %(game)s.")
-                    % {"preset": self.preset, "actual": rules.game.value, "game": self.game}
+                    "preset": _("%(preset)s is a rule set for %(actual)s, not for %(game)s.")
+                    % {
+                        "preset": preset_name(self.preset),
+                        "actual": dict(self.GameChoice.choices).get(rules.game.value, rules.game.value),
+                        "game": dict(self.GameChoice.choices).get(self.game, self.game),
+                    }
                 }
             )

@@ -10,12 +10,13 @@ from django.utils.translation import gettext_lazy as _
 
 import games
 from tournaments.models import Club, RuleSet
+from tournaments.preset_names import preset_name
 from tournaments.rule_editor.overrides import MAX_IMPORT
 
 
 def preset_choices() -> list[tuple[str, str]]:
     games_names = dict(RuleSet.GameChoice.choices)
-    return [(r.name, f"{r.name} ({games_names.get(r.game.value, r.game.value)})") for r in games.listing()]
+    return [(r.name, f"{preset_name(r.name)} ({games_names.get(r.game.value, r.game.value)})") for r in games.listing()]
 
 
 class _ClubForm(forms.Form):
