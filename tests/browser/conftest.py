@@ -156,6 +156,13 @@ def login(page: Page, live_server: LiveServer, user: Any) -> None:
     )
 
 
+def sideways_overflow(page: Page) -> int:
+    """How many pixels the page is wider than the screen (0 when it fits). Measured against the document's
+    clientWidth: a mobile browser widens its layout viewport (``window.innerWidth``) to a page that overflows, so
+    a comparison with innerWidth on a phone never fails."""
+    return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+
+
 def shoot(page: Page, name: str) -> Path:
     """A full-page PNG of ``page`` at ``var/screenshots/<name>.png`` (var/ is not in git); returns its path."""
     directory = Path(settings.VAR_DIR) / "screenshots"

@@ -22,6 +22,7 @@ from tests.browser.conftest import (
     new_page,
     script_errors,
     shoot,
+    sideways_overflow,
 )
 from tests.browser.test_entry_flow import ENTER, TAB, entry_path, type_groups
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
@@ -125,7 +126,7 @@ def test_a_duplicate_evening_from_the_new_competition_to_the_board_pages(
     for sheet in sheets:
         assert f"{sheet.table.number}" in body
     assert re.search(r"par", body, re.I), body
-    assert reader.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")  # no sideways scroll
+    assert sideways_overflow(reader) <= 1  # no sideways scroll
     assert_accessible(reader, context="board page, phone")
     assert_no_csp_violations(reader)
     shoot(reader, "duplicate-board-phone")
