@@ -367,21 +367,24 @@ typedef struct {
 
 static int at_boundary(Ctx *c, Node *n, int target, u64 *rel);
 
-/* A lead's score for a player who wants the trick won by another side (miserie, no trump): the declarer leads
- * under a card some opponent must play over it; the others lead under every card the declarer holds in the suit,
- * in a suit where the partners still to play can stay below the declarer. */
+/* A lead's score for a player who wants the trick won by another side (miserie, no trump). The declarer leads
+ * first a card some opponent must play over (a safe exit), the highest such card first: it sheds a card that could
+ * win later, and keeps the low ones for the leads to come; short of one, it will win the trick (the others duck
+ * under), and leads first the card that lies over the most of the others' cards of its suit, the one likeliest to
+ * win a trick later anyway. The others lead under every card the declarer holds in the suit, in a suit where the
+ * partners still to play can stay below the declarer. */
 static int miserie_lead(const Node *n, int player, int card, int count_mask) {
     int s = card / 13, r = card % 13;
     u64 suit = SUIT_BITS << (13 * s), above = suit & ~((2ULL << card) - 1);
     if ((count_mask >> player) & 1) {
-        int higher = 0;
+        u64 others = 0;
         for (int q = 0; q < 4; q++) {
             if ((count_mask >> q) & 1) continue;
             u64 qs = n->hands[q] & suit;
-            if (qs && !(qs & ~above)) return 100 - r; /* q must play over it */
-            if (qs & above) higher = 1;
+            if (qs && !(qs & ~above)) return 100 + r; /* q must play over it */
+            others |= qs;
         }
-        return higher ? 50 - r : -r;
+        return 50 + popcount(others & ((1ULL << card) - 1));
     }
     int counted = -1;
     for (int q = 0; q < 4; q++)
@@ -472,7 +475,16 @@ static int order_moves(const Node *n, int k, int player, u64 moves, u64 out_card
             m &= m - 1;
             int s = card / 13, r = card % 13, sc;
             if (beats(card, best, c->trump)) {
-                if (!me_good) sc = counted_later ? -20 - r : -20 + r;
+                if (!me_good && !maximiser && s == led && ((c->count_mask >> player) & 1)) {
+                    /* the miserie declarer over the trick so far: as safe as a card under it when a player still
+                     * to play holds only cards over it in the suit led (they must overtake) */
+                    int overtaken = 0;
+                    for (int j = k + 1; j < 4; j++) {
+                        u64 qs = n->hands[(n->leader + j) & 3] & led_bits;
+                        if (qs && !(qs & ((2ULL << card) - 1))) overtaken = 1;
+                    }
+                    sc = overtaken ? 50 + r : -20 + r;
+                } else if (!me_good) sc = counted_later ? -20 - r : -20 + r;
                 else if (cur_good) sc = 20 - r;
                 else {
                     int sure = 1;
