@@ -178,7 +178,7 @@ if WIEZEN_SOLVER_BUDGET > 10**12:  # tournaments.BoardAnalysis.budget's range
 # The second pass over a board whose analysis is done (tournaments.duplicate.analysis.deepen, on the `deep` queue):
 # every count the first left as a range (a failed miserie's tricks, an abondance's below 9, what its budget left
 # open) is searched further with this many nodes a row. A failed miserie's count can take a few hundred million
-# nodes (a minute or more on one core): bench/solver.py --only-deep, 3 boards, 4.7 minutes a board, 134 of 138
+# nodes (a minute or more on one core): bench/solver.py --only-deep, 3 boards, 2.8 minutes a board, 135 of 138
 # counts exact after it. 0: no second pass (the default without a worker: it would run in the request that
 # seats the round).
 WIEZEN_SOLVER_DEEP_BUDGET = env_int(
