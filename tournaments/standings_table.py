@@ -132,19 +132,16 @@ def build_pieces(rows: list[Standing], method: str, *, full_names: bool) -> Buil
     before, after = (escape(part) for part in reverse("player", args=[_ANY_ID]).split(str(_ANY_ID)))
     # the words are read before the f-strings: xgettext (makemessages) does not look inside an f-string
     words = {
-        key: escape(text)
-        for key, text in (
-            ("shared", gettext("shared rank")),
-            ("unranked", gettext("not ranked")),
-            ("penalty", gettext("penalty points deducted")),
-            ("player", gettext("Player")),
-            ("value", gettext("Ranking value")),
-            ("points", gettext("Points")),
-            ("deals", gettext("Deals")),
-            ("sessions", gettext("Sessions")),
-            ("empty", gettext("No standings yet.")),
-            ("provisional", gettext("provisional")),
-        )
+        "shared": escape(gettext("shared rank")),
+        "unranked": escape(gettext("not ranked")),
+        "penalty": escape(gettext("penalty points deducted")),
+        "player": escape(gettext("Player")),
+        "value": escape(gettext("Ranking value")),
+        "points": escape(gettext("Points")),
+        "deals": escape(gettext("Deals")),
+        "sessions": escape(gettext("Sessions")),
+        "empty": escape(gettext("No standings yet.")),
+        "provisional": escape(gettext("provisional")),
     }
     shared = f'<abbr title="{words["shared"]}">=</abbr>'
     unranked = f'<abbr title="{words["unranked"]}">–</abbr>'

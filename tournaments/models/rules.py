@@ -66,13 +66,14 @@ class RuleSet(models.Model):
         if unfit:  # a duplicate competition plays under these rules: its boards need rules that fit them
             raise ValidationError({"overrides": unfit})
         if rules.game.value != self.game:
+            game_names = dict(self.GameChoice.choices)
             raise ValidationError(
                 {
                     "preset": _("%(preset)s is a rule set for %(actual)s, not for %(game)s.")
                     % {
                         "preset": preset_name(self.preset),
-                        "actual": dict(self.GameChoice.choices).get(rules.game.value, rules.game.value),
-                        "game": dict(self.GameChoice.choices).get(self.game, self.game),
+                        "actual": game_names.get(rules.game.value, rules.game.value),
+                        "game": game_names.get(self.game, self.game),
                     }
                 }
             )
