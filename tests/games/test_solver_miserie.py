@@ -1,0 +1,131 @@
+"""Miserie's count through its two changed games (games.solver.native.miserie_bounds): each checked against an
+exhaustive minimax of the game as specified, the bounds against the real game, and the full count
+(games.solver.analysis.miserie_count) against the plain search."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from games.errors import GameError
+from games.solver import bounds, solve
+from games.solver.analysis import miserie_count
+from games.solver.native import miserie_bounds
+
+SUIT = 0x1FFF
+OTHERS, DECLARER = "others", "declarer"
+
+
+def minimax(hands: tuple[int, ...], leader: int, declarer: int, picker: str | None) -> int:
+    """The declarer's tricks in miserie (no trump; the three others raise them), every card tried. With a
+    ``picker``, a trick the declarer loses is followed by the picker's choice of leader among the others who played
+    the suit led with no card of the declarer's (in hand or in the trick) between theirs and the winning card."""
+
+    @cache
+    def trick(hands: tuple[int, ...], leader: int) -> int:
+        return 0 if hands[leader] == 0 else play(hands, leader, ())
+
+    def play(hands: tuple[int, ...], leader: int, cards: tuple[int, ...]) -> int:
+        k = len(cards)
+        seat = (leader + k) % 4
+        follow = hands[seat] & (SUIT << (13 * (cards[0] // 13))) if k else 0
+        rest = follow or hands[seat]
+        values = []
+        while rest:
+            card = (rest & -rest).bit_length() - 1
+            rest &= rest - 1
+            after = tuple(h & ~(1 << card) if s == seat else h for s, h in enumerate(hands))
+            played = (*cards, card)
+            values.append(play(after, leader, played) if k < 3 else settle(after, leader, played))
+        return min(values) if seat == declarer else max(values)
+
+    def settle(hands: tuple[int, ...], leader: int, played: tuple[int, ...]) -> int:
+        led = played[0] // 13
+        best = max((i for i in range(4) if played[i] // 13 == led), key=lambda i: played[i])
+        winner = (leader + best) % 4
+        if winner == declarer:
+            return 1 + trick(hands, winner)
+        if picker is None:
+            return trick(hands, winner)
+        gaps = hands[declarer] | 1 << played[(declarer - leader) % 4]
+        leaders = [
+            (leader + i) % 4
+            for i in range(4)
+            if (leader + i) % 4 != declarer
+            and played[i] // 13 == led
+            and not any(gaps >> card & 1 for card in range(played[i] + 1, played[best]))
+        ]
+        answers = [trick(hands, q) for q in leaders]
+        return max(answers) if picker == OTHERS else min(answers)
+
+    return trick(hands, leader)
+
+
+def random_ending(rng: random.Random, size: int) -> list[int]:
+    cards = rng.sample(range(52), 4 * size)
+    return [sum(1 << c for c in cards[i * size : (i + 1) * size]) for i in range(4)]
+
+
+def test_each_changed_game_is_the_game_specified_and_bounds_the_real_one() -> None:
+    """1,000 endings of one to four cards a hand, any declarer and leader."""
+    rng = random.Random("miserie changed games")
+    met = 0
+    for case in range(1_000):
+        size = 1 + case % 4
+        hands = random_ending(rng, size)
+        leader, declarer = rng.randrange(4), rng.randrange(4)
+        real = minimax(tuple(hands), leader, declarer, None)
+        from_above = minimax(tuple(hands), leader, declarer, OTHERS)
+        from_below = minimax(tuple(hands), leader, declarer, DECLARER)
+        assert from_below <= real <= from_above, (hands, leader, declarer)
+        low, high = miserie_bounds(hands, leader=leader, declarer=declarer, within=(0, size), budget=None)
+        assert high == from_above, (hands, leader, declarer)
+        assert low == (high if from_below >= high else 0), (hands, leader, declarer)
+        met += low == high
+    assert met > 500  # they meet on most endings, or the changed games would save nothing
+
+
+def test_the_count_from_the_changed_games_is_the_plain_search_count() -> None:
+    """400 endings of five to eight cards a hand, where the changed games are deep enough to differ."""
+    rng = random.Random("miserie counts")
+    for case in range(400):
+        size = 5 + case % 4
+        hands = random_ending(rng, size)
+        leader, declarer = rng.randrange(4), rng.randrange(4)
+        others = tuple(p for p in range(4) if p != declarer)
+        exact = solve(hands, leader=leader, trump=None, maximisers=others, counted=(declarer,))
+        low, high = miserie_bounds(hands, leader=leader, declarer=declarer, budget=None)
+        assert low <= exact <= high, (hands, leader, declarer)
+        assert miserie_count(hands, declarer, leader=leader, budget=None) == (exact, exact), (hands, leader, declarer)
+        budget = rng.choice([0, 10, 1_000])
+        low, high = miserie_count(hands, declarer, leader=leader, within=(0, size), budget=budget)
+        assert low <= exact <= high, (hands, leader, declarer, budget)
+
+
+def test_a_known_range_is_where_the_changed_games_start() -> None:
+    hands = random_ending(random.Random("a failed miserie"), 8)
+    others = (1, 2, 3)
+    exact = solve(hands, leader=1, trump=None, maximisers=others, counted=(0,))
+    assert exact >= 2
+    assert miserie_bounds(hands, leader=1, declarer=0, within=(exact, exact), budget=None) == (exact, exact)
+    low, high = miserie_bounds(hands, leader=1, declarer=0, within=(1, exact), budget=None)
+    assert 1 <= low <= exact == high
+    plain = bounds(hands, leader=1, trump=None, maximisers=others, counted=(0,), budget=0)
+    assert miserie_count(hands, 0, leader=1, within=plain, budget=None) == (exact, exact)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"declarer": 4}, "a declarer sits at one of the four seats 0..3, not 4"),
+        ({"within": (3, 2)}, "a range of tricks runs from 0 to 13, low to high, not 3..2"),
+        ({"hands": [1, 2, 4]}, "the solver plays four hands, not 3"),
+        ({"hands": [1, 2, 4, 8 | 16]}, "the solver needs four hands of equal size"),
+    ],
+)
+def test_questions_the_changed_games_cannot_answer_are_refused(arguments: dict[str, object], message: str) -> None:
+    question: dict[str, object] = {"hands": [1, 2, 4, 8], "leader": 0, "declarer": 0, "budget": None} | arguments
+    with pytest.raises(GameError, match=message.replace("(", r"\(")):
+        miserie_bounds(**question)  # type: ignore[arg-type]
