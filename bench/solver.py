@@ -11,7 +11,7 @@
    and with an exact count, by contract. Target: a median of 2 s or less over 100 boards.
 3. The same on a node budget a question (``--budget``; a worker's default): what a worker stores.
 4. A worker's second pass (``games.solver.deepen``) over the first pass's rows, on ``--every-boards`` boards (0 to
-   skip), with ``--deep-budget`` nodes a row (``settings.WIEZEN_SOLVER_DEEP_BUDGET``): the counts no tariff reads
+   skip), with ``--deep-budget`` nodes a search (``settings.WIEZEN_SOLVER_DEEP_BUDGET``): the counts no tariff reads
    (a failed miserie's tricks, an abondance's below 9, solo slim's below 13). Time a board, and how many come out
    exact. ``--only-deep`` runs this part alone.
 
@@ -138,7 +138,7 @@ def second_pass(boards: int, seed: int, budget: int) -> None:
         total.update(row.contract for row in rows)
         print(f"  board {board.number}: {times[-1]:.1f} s, {sum(r.exact for r in rows)}/{len(rows)} exact", flush=True)
     print(
-        f"second pass, {budget:,} nodes a row: {boards} boards, median {statistics.median(times):.1f} s,"
+        f"second pass, {budget:,} nodes a search: {boards} boards, median {statistics.median(times):.1f} s,"
         f" worst {max(times):.1f} s a board; exact {sum(before.values())} -> {sum(exact.values())}"
         f" of {sum(total.values())}",
         flush=True,

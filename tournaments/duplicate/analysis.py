@@ -10,7 +10,7 @@ replaced take their analyses with them (cascade) and the new ones are queued in 
 
 A board whose rows are not all single counts (a failed miserie's tricks, an abondance's below 9, what the budget
 left open) then gets a second job (``tasks.deepen_board``, on a queue of its own, ``deep``, so that no first pass
-waits behind it): ``deepen`` searches those rows further with ``settings.WIEZEN_SOLVER_DEEP_BUDGET`` nodes a row and
+waits behind it): ``deepen`` searches those rows further with ``settings.WIEZEN_SOLVER_DEEP_BUDGET`` nodes a search and
 narrows the stored ranges to what it proved. Until then, and where that budget does not reach, the pages show
 the ranges ("≥1"). ``deep_queued_at`` and ``deepened_at`` say where a board's second pass is (a first pass that
 leaves every count known ends it at once). Two second passes of one board do no harm: each only narrows, and one
@@ -92,7 +92,7 @@ def budget() -> int | None:
 
 
 def deep_budget() -> int:
-    """The second pass's node budget per row (``settings.WIEZEN_SOLVER_DEEP_BUDGET``; 0: no second pass)."""
+    """The second pass's node budget per search (``settings.WIEZEN_SOLVER_DEEP_BUDGET``; 0: no second pass)."""
     return int(settings.WIEZEN_SOLVER_DEEP_BUDGET)
 
 
@@ -206,7 +206,7 @@ def _narrower(row: solver.Solved, found: dict[RowKey, solver.Solved]) -> solver.
 
 
 def deepen(analysis_id: int) -> bool:
-    """Search the rows of a done analysis that are ranges further (``deep_budget`` nodes a row) and narrow the
+    """Search the rows of a done analysis that are ranges further (``deep_budget`` nodes a search) and narrow the
     stored ones to what it proved; whether a range narrowed. The search runs outside any transaction; the store
     locks the row and keeps, for each contract, the narrower of what is stored now and what was found. The pass
     is marked ended whatever it found (a range the budget did not close stays one: searching again would not
