@@ -11,11 +11,20 @@ import ctypes
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Required, TypedDict, overload
+from typing import TYPE_CHECKING, Required, TypedDict, overload
 
 from games.errors import GameError
 
 LIBRARY = Path(__file__).resolve().parent / "_wiezendd.so"
+
+
+if TYPE_CHECKING:  # ctypes' pointer types take a parameter only for the type checker
+    from typing import TypeAlias
+
+    CType: TypeAlias = (
+        type[ctypes.c_void_p | ctypes.c_int | ctypes.c_longlong | ctypes._Pointer[ctypes.c_uint64]]
+        | type[ctypes._Pointer[ctypes.c_int] | ctypes._Pointer[ctypes.c_longlong]]
+    )
 
 
 class SolverUnavailable(GameError):
@@ -38,7 +47,7 @@ def _load() -> ctypes.CDLL:
             library.wz_new.argtypes = []
             library.wz_free.restype = None
             library.wz_free.argtypes = [ctypes.c_void_p]
-            position: list[type[ctypes.c_void_p | ctypes._Pointer[ctypes.c_uint64] | ctypes.c_int]] = [
+            position: list[CType] = [
                 ctypes.c_void_p,
                 ctypes.POINTER(ctypes.c_uint64),
                 ctypes.c_int,
@@ -47,41 +56,23 @@ def _load() -> ctypes.CDLL:
                 ctypes.c_int,
                 ctypes.c_int,
             ]
+            # after the position: a range's floor and ceiling (wz_bounds), then the budget and what comes back
+            range_answer: list[CType] = [
+                ctypes.c_longlong,
+                ctypes.POINTER(ctypes.c_int),
+                ctypes.POINTER(ctypes.c_int),
+                ctypes.POINTER(ctypes.c_longlong),
+            ]
+            answer: list[CType] = [ctypes.c_longlong, ctypes.POINTER(ctypes.c_longlong)]
             library.wz_bounds.restype = ctypes.c_int
-            library.wz_bounds.argtypes = [
-                *position,
-                ctypes.c_int,
-                ctypes.c_int,
-                ctypes.c_longlong,
-                ctypes.POINTER(ctypes.c_int),
-                ctypes.POINTER(ctypes.c_int),
-                ctypes.POINTER(ctypes.c_longlong),
-            ]
-            library.wz_miserie_bounds.restype = ctypes.c_int
-            library.wz_miserie_bounds.argtypes = [
-                ctypes.c_void_p,
-                ctypes.POINTER(ctypes.c_uint64),
-                *[ctypes.c_int] * 5,
-                ctypes.c_longlong,
-                ctypes.POINTER(ctypes.c_int),
-                ctypes.POINTER(ctypes.c_int),
-                ctypes.POINTER(ctypes.c_longlong),
-            ]
-            library.wz_miserie_reach.restype = ctypes.c_int
-            library.wz_miserie_reach.argtypes = [
-                ctypes.c_void_p,
-                ctypes.POINTER(ctypes.c_uint64),
-                *[ctypes.c_int] * 4,
-                ctypes.c_longlong,
-                ctypes.POINTER(ctypes.c_longlong),
-            ]
+            library.wz_bounds.argtypes = [*position, ctypes.c_int, ctypes.c_int, *range_answer]
             library.wz_reach.restype = ctypes.c_int
-            library.wz_reach.argtypes = [
-                *position,
-                ctypes.c_int,
-                ctypes.c_longlong,
-                ctypes.POINTER(ctypes.c_longlong),
-            ]
+            library.wz_reach.argtypes = [*position, ctypes.c_int, *answer]
+            # miserie's changed games: leader, declarer, picker, then floor and ceiling, or the target
+            library.wz_miserie_bounds.restype = ctypes.c_int
+            library.wz_miserie_bounds.argtypes = [*position, *range_answer]
+            library.wz_miserie_reach.restype = ctypes.c_int
+            library.wz_miserie_reach.argtypes = [*position[:-1], *answer]
             _library = library
         return _library
 
