@@ -14,9 +14,13 @@
    skip), with ``--deep-budget`` nodes a search (``settings.WIEZEN_SOLVER_DEEP_BUDGET``): the counts no tariff reads
    (a failed miserie's tricks, an abondance's below 9, solo slim's below 13). Time a board, and how many come out
    exact. ``--only-deep`` runs this part alone.
+5. A failed miserie's count, side by side on the same miseries (``--miserie-boards`` boards, 0 to skip), with
+   ``--miserie-budget`` nodes a search: from the changed game (``games.solver.analysis.miserie_count``) and from
+   the plain search alone (``bounds``, halving from 1..13). How many come out exact, and the median and worst time
+   a miserie. ``--only-miserie`` runs this part alone.
 
     python bench/solver.py [--deals N] [--boards N] [--budget B] [--every-boards N] [--deep-budget D] [--cap C]
-                           [--seed S] [--only-deep]
+                           [--miserie-boards N] [--miserie-budget M] [--seed S] [--only-deep] [--only-miserie]
 
 DDS is timed per table (``calc_dd_table``: the 20 contracts of a deal, 4 declarers x 5 strains, sharing work)
 and divided by 20; ours per single solve.
@@ -38,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.duplicate import deal_boards
 from games.duplicate.pbn import hand_to_pbn
 from games.solver import analyse, bounds, deepen
+from games.solver.analysis import miserie_count
 
 TARGET_MEDIAN_S = 2.0
 
@@ -146,6 +151,47 @@ def second_pass(boards: int, seed: int, budget: int) -> None:
     print("  exact after it: " + of_each(exact, total, before), flush=True)
 
 
+def failed_miseries(boards: int, seed: int, budget: int) -> None:
+    ways: dict[str, list[tuple[float, bool]]] = {"changed game": [], "plain search": []}
+    for board in deal_boards(boards, seed):
+        for row in analyse(board):
+            if row.contract != "miserie" or row.low < 1:
+                continue
+            declarer = row.declarers[0]
+            others = [p for p in range(4) if p != declarer]
+            start = time.perf_counter()
+            low, high = miserie_count(board.hands, declarer, leader=row.leader, within=(1, 13), budget=budget)
+            ways["changed game"].append((time.perf_counter() - start, low == high))
+            start = time.perf_counter()
+            plain = bounds(
+                board.hands,
+                leader=row.leader,
+                trump=None,
+                maximisers=others,
+                counted=(declarer,),
+                within=(1, 13),
+                budget=budget,
+            )
+            ways["plain search"].append((time.perf_counter() - start, plain[0] == plain[1]))
+            assert plain[0] <= high and low <= plain[1], (board.number, declarer, (low, high), plain)
+            print(
+                f"  board {board.number}, seat {declarer + 1}: {low}..{high} in {ways['changed game'][-1][0]:.1f} s;"
+                f" plain search {plain[0]}..{plain[1]} in {ways['plain search'][-1][0]:.1f} s",
+                flush=True,
+            )
+    new, old = ways["changed game"], ways["plain search"]
+    print(f"failed miseries, {budget:,} nodes a search: {len(new)} on {boards} boards", flush=True)
+    for name, found in ways.items():
+        times = [t for t, _ in found]
+        print(
+            f"  {name}: {sum(e for _, e in found)}/{len(found)} exact, median {statistics.median(times):.1f} s,"
+            f" worst {max(times):.1f} s a miserie",
+            flush=True,
+        )
+    ratio = statistics.median(t for t, _ in new) / statistics.median(t for t, _ in old)
+    print(f"  changed game / plain search, median time: {ratio:.2f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
@@ -155,15 +201,21 @@ def main() -> None:
     parser.add_argument("--deep-budget", type=int, default=1_000_000_000)
     parser.add_argument("--cap", type=int, default=20_000_000)
     parser.add_argument("--only-deep", action="store_true")
+    parser.add_argument("--miserie-boards", type=int, default=5)
+    parser.add_argument("--miserie-budget", type=int, default=100_000_000)
+    parser.add_argument("--only-miserie", action="store_true")
     parser.add_argument("--seed", type=int, default=2026)
     options = parser.parse_args()
     print(f"solver benchmark, one core, seed {options.seed}")
-    if not options.only_deep:
+    everything = not (options.only_deep or options.only_miserie)
+    if everything:
         shapes(options.deals, options.seed, options.cap)
         full_analysis(options.boards, options.seed, None)
         full_analysis(options.boards, options.seed, options.budget)
-    if options.every_boards:
+    if options.every_boards and not options.only_miserie:
         second_pass(options.every_boards, options.seed, options.deep_budget)
+    if options.miserie_boards and not options.only_deep:
+        failed_miseries(options.miserie_boards, options.seed, options.miserie_budget)
 
 
 if __name__ == "__main__":

@@ -177,7 +177,7 @@ if WIEZEN_SOLVER_BUDGET > 10**12:  # tournaments.BoardAnalysis.budget's range
     raise ImproperlyConfigured(f"WIEZEN_SOLVER_BUDGET={WIEZEN_SOLVER_BUDGET} is past 10**12 nodes: use 0 for no budget")
 # The second pass over a board whose analysis is done (tournaments.duplicate.analysis.deepen, on the `deep` queue):
 # every count the first left as a range (a failed miserie's tricks, an abondance's below 9, what its budget left
-# open) is searched further with this many nodes a search (one a row; up to four for a failed miserie's count,
+# open) is searched further with this many nodes a search (one a row; up to three for a failed miserie's count,
 # which can take a few hundred million nodes, a minute or more on one core): bench/solver.py --only-deep, 3 boards,
 # 3.9 minutes a board, 137 of 138 counts exact after it (11 of 12 failed miseries). 0: no second pass (the default
 # without a worker: it would run in the request that seats the round).

@@ -12,7 +12,7 @@ of a miserie that fails is the range the cards alone give (≥ 1); an abondance 
 is made at 9 tricks or more (levels 9..12, and 13 doubles), so below 9 its count is a range (≤ 8). Those answers
 are one search each and cost next to nothing; the full counts cost seconds to minutes a board. ``every_count``
 searches them too, and ``deepen`` searches further the rows of an analysis already made: a worker's second pass,
-after the board's fast one is stored. A failed miserie's count starts from two changed games that bound it at a
+after the board's fast one is stored. A failed miserie's count starts from a changed game that bounds it at a
 fraction of the cost (``miserie_count``).
 """
 
@@ -26,7 +26,7 @@ from games.cards import SUITS, Suit, cards_of
 from games.contracts import CONTRACTS
 from games.duplicate.boards import Board, holder, troel_first_lead, troel_holder
 from games.records import troel_partner_card
-from games.solver.native import SearchArguments, bounds, miserie_bounds, reaches
+from games.solver.native import SearchArguments, bounds, miserie_ceiling, reaches
 
 ALL_TRICKS = 13
 ABONDANCE_TRICKS = min(CONTRACTS["abondance"].levels)
@@ -136,12 +136,13 @@ def miserie_count(
     hands: Sequence[int], position: int, *, leader: int, within: tuple[int, int] = (0, ALL_TRICKS), budget: int | None
 ) -> tuple[int, int]:
     """The fewest tricks ``position`` can be held to in miserie, ``leader`` leading, within a range known to hold them:
-    first the bounds of the changed games (``miserie_bounds``, which meet on most boards), then the real game's
-    question at their high end (the count on most of the rest), then halving. ``budget``: nodes for each of those
-    searches (None: to the end)."""
+    first the bound from above of the changed game (``miserie_ceiling``, the count on most boards), then the real
+    game's question there, then halving. ``budget``: nodes for each of those searches (None: to the end)."""
     others = tuple(p for p in range(4) if p != position)
     real = SearchArguments(leader=leader, trump=None, maximisers=others, counted=(position,))
-    low, high = miserie_bounds(hands, leader=leader, declarer=position, within=within, budget=budget)
+    low, high = within
+    if low < high:
+        high = miserie_ceiling(hands, leader=leader, declarer=position, within=within, budget=budget)
     if low < high:
         made = reaches(hands, high, **real, budget=budget)
         if made:
@@ -197,7 +198,7 @@ def troel_row(board: Board, *, budget: int | None = None) -> Solved | None:
 def deepen(board: Board, rows: Sequence[Solved], *, budget: int | None) -> list[Solved]:
     """``rows`` (``analyse``'s, of ``board``) again, each range that is not one count searched further from what
     it already holds, with ``budget`` nodes a search (None: to the end; a row takes one, a failed miserie up to
-    four): the counts no tariff reads and those an earlier budget left open. Exact rows come back as they are."""
+    three): the counts no tariff reads and those an earlier budget left open. Exact rows come back as they are."""
     return [row if row.exact else _searched_further(board, row, budget) for row in rows]
 
 

@@ -68,11 +68,14 @@ def _load() -> ctypes.CDLL:
             library.wz_bounds.argtypes = [*position, ctypes.c_int, ctypes.c_int, *range_answer]
             library.wz_reach.restype = ctypes.c_int
             library.wz_reach.argtypes = [*position, ctypes.c_int, *answer]
-            # miserie's changed games: leader, declarer, picker, then floor and ceiling, or the target
-            library.wz_miserie_bounds.restype = ctypes.c_int
-            library.wz_miserie_bounds.argtypes = [*position, *range_answer]
-            library.wz_miserie_reach.restype = ctypes.c_int
-            library.wz_miserie_reach.argtypes = [*position[:-1], *answer]
+            # miserie's changed game: leader, declarer, floor, ceiling, the budget, and the bound and nodes
+            library.wz_miserie_ceiling.restype = ctypes.c_int
+            library.wz_miserie_ceiling.argtypes = [
+                *position[:-1],
+                ctypes.c_longlong,
+                ctypes.POINTER(ctypes.c_int),
+                ctypes.POINTER(ctypes.c_longlong),
+            ]
             _library = library
         return _library
 
@@ -185,61 +188,32 @@ def bounds(
     return low.value, high.value
 
 
-OTHERS_PICK, DECLARER_PICKS = 1, 2  # wiezendd.c's PICK_OTHERS and PICK_DECLARER
-
-
-def miserie_bounds(
+def miserie_ceiling(
     hands: Sequence[int], *, leader: int, declarer: int, within: tuple[int, int] = (0, 13), budget: int | None
-) -> tuple[int, int]:
-    """A range that holds miserie's count (the fewest tricks ``declarer`` can be held to, without trump), from two
-    changed games that cost a fraction of the real one: after each trick the declarer loses, the three others
-    (for the high end), or the declarer (for the low end), pick the next leader among the others who followed in
-    the winning card's gap between the declarer's cards. The real game gives one of them, so its count lies
-    between; on most deals one end meets it. ``within``: a range already known to hold the count; ``budget``:
-    search nodes for each of the two games (None: to the end)."""
-    low, high = within
-    if not 0 <= low <= high <= 13:
-        raise GameError(f"a range of tricks runs from 0 to 13, low to high, not {low}..{high}")
+) -> int:
+    """A bound from above on miserie's count (the fewest tricks ``declarer`` can be held to, without trump), from
+    a changed game that costs a fraction of the real one: after each trick the declarer loses, the three others
+    pick the next leader among those of them who followed in the winning card's gap between the declarer's cards.
+    The real game gives one of them, so it counts no more; on most deals it counts as much. ``within``: a range
+    already known to hold the count; ``budget``: search nodes (None: to the end; else the bound is what they
+    proved)."""
+    floor, ceiling = within
+    if not 0 <= floor <= ceiling <= 13:
+        raise GameError(f"a range of tricks runs from 0 to 13, low to high, not {floor}..{ceiling}")
     if not 0 <= declarer <= 3:
         raise GameError(f"a declarer sits at one of the four seats 0..3, not {declarer}")
-    cards = _cards(hands)
-    if low < high:
-        high = _others_pick(cards, leader, declarer, within, budget)
-    if low < high:
-        context = _context()
-        nodes = ctypes.c_longlong(0)
-        meets: int = context.library.wz_miserie_reach(
-            context.pointer, cards, leader, declarer, DECLARER_PICKS, high, _budget(budget), ctypes.byref(nodes)
-        )
-        if meets == -1:
-            raise GameError(UNPLAYABLE)
-        if meets == 1:
-            low = high
-    return low, high
-
-
-def _cards(hands: Sequence[int]) -> ctypes.Array[ctypes.c_uint64]:
     if len(hands) != 4:
         raise GameError(f"the solver plays four hands, not {len(hands)}")
-    return (ctypes.c_uint64 * 4)(*hands)
-
-
-def _others_pick(
-    cards: ctypes.Array[ctypes.c_uint64], leader: int, declarer: int, within: tuple[int, int], budget: int | None
-) -> int:
-    floor, ceiling = within
     context = _context()
-    low, high, nodes = ctypes.c_int(0), ctypes.c_int(0), ctypes.c_longlong(0)
-    status: int = context.library.wz_miserie_bounds(
+    high, nodes = ctypes.c_int(0), ctypes.c_longlong(0)
+    status: int = context.library.wz_miserie_ceiling(
         context.pointer,
-        cards,
+        (ctypes.c_uint64 * 4)(*hands),
         leader,
         declarer,
-        OTHERS_PICK,
         floor,
         ceiling,
         _budget(budget),
-        ctypes.byref(low),
         ctypes.byref(high),
         ctypes.byref(nodes),
     )

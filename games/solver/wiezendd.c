@@ -19,9 +19,9 @@
  *
  * Miserie's count (its declarer's fewest tricks, three players ganging up on one) is the costliest question: most
  * of its nodes are positions where the three fail whatever they play, and each of their combinations must be
- * tried. Two changed games bound it for a fraction of the cost (wz_miserie_bounds): the others' cards count only
- * by the gap between the declarer's cards they lie in, so the positions that differ only within gaps share one
- * search.
+ * tried. A changed game bounds it from above for a fraction of the cost (wz_miserie_ceiling): the others' cards
+ * count only by the gap between the declarer's cards they lie in, so the positions that differ only within gaps
+ * share one search.
  *
  * Cards are bits 0..51: suit * 13 + rank - 2, suits C D H S (games/cards.py). Plain C, no Python headers:
  * games/solver/__init__.py loads it with ctypes.
@@ -77,13 +77,8 @@ typedef struct {
     long long nodes;
     long long budget; /* nodes the current question may visit, or -1 for no limit */
     int aborted;      /* the budget ran out: the search unwinds and its answers are unknown */
-    int picker;       /* miserie's changed games (wz_miserie_bounds): 0 none, else PICK_OTHERS or PICK_DECLARER */
+    int changed;      /* miserie's changed game (wz_miserie_ceiling) instead of the real one */
 } Ctx;
-
-/* Who picks the next leader in miserie's changed games, when the declarer loses a trick: among the others who
- * followed with a card in the same gap between the declarer's cards as the winning card. */
-#define PICK_OTHERS 1
-#define PICK_DECLARER 2
 
 static inline int popcount(u64 x) { return __builtin_popcountll(x); }
 static inline int lowest(u64 x) { return __builtin_ctzll(x); }
@@ -540,15 +535,14 @@ static int order_moves(const Node *n, int k, int player, u64 moves, u64 out_card
     }
 }
 
-/* A trick of miserie's changed games that the declarer lost: the picker's best choice of the next leader among
- * the others who followed in the winning card's gap (no card of the declarer's, in hand or in this trick, lies
- * between theirs and the winning card). The others raise the count: they take the best of the answers, the
- * declarer the worst. */
+/* A trick of miserie's changed game that the declarer lost: the others pick the next leader among those of them who
+ * followed in the winning card's gap (no card of the declarer's, in hand or in this trick, lies between theirs and
+ * the winning card), the one whose lead raises the count most. */
 static int picked_leader(Ctx *c, Node *n, const int trick[4], int winner, int leader, int target, u64 *rel) {
     int declarer = lowest((u64)c->count_mask), led = trick[0] / 13, win_card = trick[(winner - leader) & 3];
     u64 gaps = n->hands[declarer] | (1ULL << trick[(declarer - leader) & 3]);
-    int wanted = c->picker == PICK_OTHERS, r = !wanted;
-    for (int j = 0; j < 4 && r != wanted && !c->aborted; j++) {
+    int r = 0;
+    for (int j = 0; j < 4 && !r && !c->aborted; j++) {
         int q = (leader + j) & 3;
         if (q == declarer || trick[j] / 13 != led) continue;
         if (gaps & ((1ULL << win_card) - 1) & ~((2ULL << trick[j]) - 1)) continue;
@@ -601,7 +595,7 @@ static int in_trick(Ctx *c, Node *n, int k, int target, u64 *rel) {
             int won = (c->count_mask >> winner) & 1;
             int saved_leader = n->leader, trick[4];
             memcpy(trick, n->cards, sizeof trick);
-            if (c->picker && !won) {
+            if (c->changed && !won) {
                 r = picked_leader(c, n, trick, winner, saved_leader, target, &child_rel);
             } else {
                 n->leader = winner;
@@ -692,7 +686,7 @@ static int miserie_done(const u64 hands[4], int d, u64 *rel) {
     return 1;
 }
 
-/* In miserie's changed games the others' cards count only by the gap between the declarer's cards they lie in: the
+/* In miserie's changed game the others' cards count only by the gap between the declarer's cards they lie in: the
  * position whose others' cards are dealt again within each gap, the highest to the lowest seat first, has the
  * same answer. Searching that one lets the table answer every such position alike. */
 static void others_in_gaps(const Node *n, int declarer, Node *out) {
@@ -723,7 +717,7 @@ static void others_in_gaps(const Node *n, int declarer, Node *out) {
 static int search_boundary(Ctx *c, Node *n, int target, u64 *rel);
 
 static int at_boundary(Ctx *c, Node *n, int target, u64 *rel) {
-    if (!c->picker) return search_boundary(c, n, target, rel);
+    if (!c->changed) return search_boundary(c, n, target, rel);
     Node gapped;
     others_in_gaps(n, lowest((u64)c->count_mask), &gapped);
     return search_boundary(c, &gapped, target, rel);
@@ -817,7 +811,7 @@ static int search_boundary(Ctx *c, Node *n, int target, u64 *rel) {
         depth = popcount(all & (SUIT_BITS << (13 * suit)) & ~((2ULL << n->decided) - 1));
     }
     u64 m1, m2;
-    if (c->picker) found = all; /* changed games: an entry answers its position only (others_in_gaps merges) */
+    if (c->changed) found = all; /* changed game: an entry answers its position only (others_in_gaps merges) */
     masks_of(n->hands, found, &m1, &m2);
     if (r) tt_store(c, shape, n->leader, tops, o1, o2, m1, m2, target, left, suit, depth);
     else tt_store(c, shape, n->leader, tops, o1, o2, m1, m2, 0, target - 1, suit, depth);
@@ -945,21 +939,22 @@ int wz_bounds(void *p, const u64 hands_in[4], int leader, int trump, int max_mas
     return 0;
 }
 
-/* Miserie's count (`declarer` alone without trump, the three others raising its tricks) in a changed game: when
- * the declarer loses a trick, `picker` (PICK_OTHERS or PICK_DECLARER) picks the next leader among the others who
- * followed in the winning card's gap between the declarer's cards (picked_leader). The real game gives one of those
- * leaders, so it lies between the two: the count where the others pick is a bound from above, where the declarer
- * picks one from below. Both games are far cheaper, as the others' cards count only by gap (others_in_gaps), and on
- * most deals one of them meets the real count. Arguments and answer as wz_bounds, for the changed game: [`floor`,
- * `ceiling`] holds the real count, and the range comes back clipped to it. */
-int wz_miserie_bounds(void *p, const u64 hands_in[4], int leader, int declarer, int picker, int floor, int ceiling,
-                      long long budget, int *low, int *high, long long *nodes) {
+/* A bound from above on miserie's count (`declarer` alone without trump, the three others raising its tricks):
+ * its count in a changed game where, after each trick the declarer loses, the others pick the next leader among
+ * those of them who followed in the winning card's gap between the declarer's cards (picked_leader). The real game
+ * gives one of those leaders, so it counts no more. The changed game is far cheaper, as the others' cards count only
+ * by gap (others_in_gaps), and on most deals it meets the real count. Arguments as wz_bounds, [`floor`, `ceiling`]
+ * a range known to hold the real count; *high receives the bound (the changed game's count, clipped to the range),
+ * or what `budget` nodes proved of it. 0, or -1 when the hands are not playable. */
+int wz_miserie_ceiling(void *p, const u64 hands_in[4], int leader, int declarer, int floor, int ceiling,
+                       long long budget, int *high, long long *nodes) {
     Ctx *c = p;
-    if (!c || declarer < 0 || declarer > 3 || (picker != PICK_OTHERS && picker != PICK_DECLARER)) return -1;
-    c->picker = picker;
+    if (!c || declarer < 0 || declarer > 3) return -1;
+    int low;
+    c->changed = 1;
     int status = wz_bounds(p, hands_in, leader, -1, 15 & ~(1 << declarer), 1 << declarer, -1, floor, ceiling, budget,
-                           low, high, nodes);
-    c->picker = 0;
+                           &low, high, nodes);
+    c->changed = 0;
     return status;
 }
 
@@ -994,14 +989,3 @@ int wz_reach(void *p, const u64 hands_in[4], int leader, int trump, int max_mask
     return yes;
 }
 
-/* One question of a changed game of miserie (wz_miserie_bounds), as wz_reach: whether the count reaches `target`.
- * Where the declarer picks, a yes holds for the real game too (a bound from below). */
-int wz_miserie_reach(void *p, const u64 hands_in[4], int leader, int declarer, int picker, int target, long long budget,
-                     long long *nodes) {
-    Ctx *c = p;
-    if (!c || declarer < 0 || declarer > 3 || (picker != PICK_OTHERS && picker != PICK_DECLARER)) return -1;
-    c->picker = picker;
-    int yes = wz_reach(p, hands_in, leader, -1, 15 & ~(1 << declarer), 1 << declarer, -1, target, budget, nodes);
-    c->picker = 0;
-    return yes;
-}
