@@ -179,7 +179,7 @@ if WIEZEN_SOLVER_BUDGET > 10**12:  # tournaments.BoardAnalysis.budget's range
 # every count the first left as a range (a failed miserie's tricks, an abondance's below 9, what its budget left
 # open) is searched further with this many nodes a search (one a row; up to three for a failed miserie's count,
 # which can take a few hundred million nodes, a minute or more on one core): bench/solver.py --only-deep, 3 boards,
-# 3.9 minutes a board, 137 of 138 counts exact after it (11 of 12 failed miseries). 0: no second pass (the default
+# 2.4 minutes a board, 137 of 138 counts exact after it (11 of 12 failed miseries). 0: no second pass (the default
 # without a worker: it would run in the request that seats the round).
 WIEZEN_SOLVER_DEEP_BUDGET = env_int(
     "WIEZEN_SOLVER_DEEP_BUDGET", default=0 if CELERY_TASK_ALWAYS_EAGER else 1_000_000_000, minimum=0
