@@ -165,9 +165,7 @@ def bounds(
     quick tricks), then yes/no questions halving the range, all paid from the one budget. ``budget=None``
     searches to the end: ``low == high``, the exact count. ``within``: a range the caller already knows holds
     the count (from an earlier question), where the search starts. See ``solve`` for the other arguments."""
-    floor, ceiling = within
-    if not 0 <= floor <= ceiling <= 13:
-        raise GameError(f"a range of tricks runs from 0 to 13, low to high, not {floor}..{ceiling}")
+    floor, ceiling = _range(within)
     context = _context()
     low, high, nodes = ctypes.c_int(0), ctypes.c_int(0), ctypes.c_longlong(0)
     arguments = _arguments(hands, leader, trump, maximisers, counted, first_card)
@@ -181,11 +179,23 @@ def bounds(
         ctypes.byref(high),
         ctypes.byref(nodes),
     )
+    _check(status, within)
+    return low.value, high.value
+
+
+def _range(within: tuple[int, int]) -> tuple[int, int]:
+    floor, ceiling = within
+    if not 0 <= floor <= ceiling <= 13:
+        raise GameError(f"a range of tricks runs from 0 to 13, low to high, not {floor}..{ceiling}")
+    return floor, ceiling
+
+
+def _check(status: int, within: tuple[int, int]) -> None:
+    """Raises for a search's refusal: a known range the cards rule out, or hands that cannot be played."""
     if status == EMPTY_RANGE:
-        raise GameError(f"the tricks cannot lie in {floor}..{ceiling}: the cards alone rule that out")
+        raise GameError(f"the tricks cannot lie in {within[0]}..{within[1]}: the cards alone rule that out")
     if status < 0:
         raise GameError(UNPLAYABLE)
-    return low.value, high.value
 
 
 def miserie_ceiling(
@@ -197,9 +207,7 @@ def miserie_ceiling(
     The real game gives one of them, so it counts no more; on most deals it counts as much. ``within``: a range
     already known to hold the count; ``budget``: search nodes (None: to the end; else the bound is what they
     proved)."""
-    floor, ceiling = within
-    if not 0 <= floor <= ceiling <= 13:
-        raise GameError(f"a range of tricks runs from 0 to 13, low to high, not {floor}..{ceiling}")
+    floor, ceiling = _range(within)
     if not 0 <= declarer <= 3:
         raise GameError(f"a declarer sits at one of the four seats 0..3, not {declarer}")
     if len(hands) != 4:
@@ -217,10 +225,7 @@ def miserie_ceiling(
         ctypes.byref(high),
         ctypes.byref(nodes),
     )
-    if status == EMPTY_RANGE:
-        raise GameError(f"the tricks cannot lie in {floor}..{ceiling}: the cards alone rule that out")
-    if status < 0:
-        raise GameError(UNPLAYABLE)
+    _check(status, within)
     return high.value
 
 
