@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.duplicate import deal_boards
 from games.duplicate.pbn import hand_to_pbn
 from games.solver import analyse, bounds, deepen
-from games.solver.analysis import miserie_count
+from games.solver.analysis import miserie_count, question
 
 TARGET_MEDIAN_S = 2.0
 
@@ -158,20 +158,11 @@ def failed_miseries(boards: int, seed: int, budget: int) -> None:
             if row.contract != "miserie" or row.low < 1:
                 continue
             declarer = row.declarers[0]
-            others = [p for p in range(4) if p != declarer]
             start = time.perf_counter()
             low, high = miserie_count(board.hands, declarer, leader=row.leader, within=(1, 13), budget=budget)
             ways["changed game"].append((time.perf_counter() - start, low == high))
             start = time.perf_counter()
-            plain = bounds(
-                board.hands,
-                leader=row.leader,
-                trump=None,
-                maximisers=others,
-                counted=(declarer,),
-                within=(1, 13),
-                budget=budget,
-            )
+            plain = bounds(board.hands, **question(board, row), within=(1, 13), budget=budget)
             ways["plain search"].append((time.perf_counter() - start, plain[0] == plain[1]))
             assert plain[0] <= high and low <= plain[1], (board.number, declarer, (low, high), plain)
             print(

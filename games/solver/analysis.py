@@ -118,17 +118,15 @@ def miserie_row(board: Board, position: int, budget: int | None, *, every_count:
     """Miserie for ``position``: first whether the three others can make it take a trick (the miserie fails),
     then, with ``every_count``, how many tricks at the fewest."""
     hands, lead = board.hands, board.leader
-    others = tuple(p for p in range(4) if p != position)
-    fails = reaches(hands, 1, leader=lead, trump=None, maximisers=others, counted=(position,), budget=budget)
+    search = miserie_search(position, lead)
+    fails = reaches(hands, 1, **search, budget=budget)
     if fails is False:
         return Solved("miserie", (position,), None, lead, 0, 0)
     within = (1, ALL_TRICKS) if fails else (0, ALL_TRICKS)
     if every_count:
         low, high = miserie_count(hands, position, leader=lead, within=within, budget=budget)
     else:
-        low, high = bounds(
-            hands, leader=lead, trump=None, maximisers=others, counted=(position,), within=within, budget=0
-        )
+        low, high = bounds(hands, **search, within=within, budget=0)
     return Solved("miserie", (position,), None, lead, low, high)
 
 
@@ -138,8 +136,7 @@ def miserie_count(
     """The fewest tricks ``position`` can be held to in miserie, ``leader`` leading, within a range known to hold them:
     first the bound from above of the changed game (``miserie_ceiling``, the count on most boards), then the real
     game's question there, then halving. ``budget``: nodes for each of those searches (None: to the end)."""
-    others = tuple(p for p in range(4) if p != position)
-    real = SearchArguments(leader=leader, trump=None, maximisers=others, counted=(position,))
+    real = miserie_search(position, leader)
     low, high = within
     if low < high:
         high = miserie_ceiling(hands, leader=leader, declarer=position, within=within, budget=budget)
@@ -152,6 +149,12 @@ def miserie_count(
     if low < high:
         low, high = bounds(hands, **real, within=(low, high), budget=budget)
     return low, high
+
+
+def miserie_search(position: int, leader: int) -> SearchArguments:
+    """Miserie's search: no trump, the three others raising ``position``'s tricks."""
+    others = tuple(p for p in range(4) if p != position)
+    return SearchArguments(leader=leader, trump=None, maximisers=others, counted=(position,))
 
 
 def vraag_rows(board: Board, *, budget: int | None = None) -> list[Solved]:
@@ -216,8 +219,7 @@ def question(board: Board, row: Solved) -> SearchArguments:
     """The search that answers ``row``: its leader and trump, the seats that raise the count (miserie: the three
     others, counting the declarer's tricks) and the first lead troel forces (the fourth ace, led by its holder)."""
     if row.contract == "miserie":
-        others = tuple(p for p in range(4) if p not in row.declarers)
-        return SearchArguments(leader=row.leader, trump=None, maximisers=others, counted=row.declarers)
+        return miserie_search(row.declarers[0], row.leader)
     fourth = troel_first_lead(board) if row.contract == "troel" else None
     first_card = None if fourth is None else fourth.index
     trump = None if row.trump is None else row.trump.order

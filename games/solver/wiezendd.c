@@ -687,8 +687,8 @@ static int miserie_done(const u64 hands[4], int d, u64 *rel) {
 }
 
 /* In miserie's changed game the others' cards count only by the gap between the declarer's cards they lie in: the
- * position whose others' cards are dealt again within each gap, the highest to the lowest seat first, has the
- * same answer. Searching that one lets the table answer every such position alike. */
+ * position whose others' cards are dealt again within each gap, its highest cards to the lowest-numbered seat, has
+ * the same answer. Searching that one lets the table answer every such position alike. */
 static void others_in_gaps(const Node *n, int declarer, Node *out) {
     u64 all = n->hands[0] | n->hands[1] | n->hands[2] | n->hands[3], mine = n->hands[declarer];
     *out = *n;
@@ -945,7 +945,7 @@ int wz_bounds(void *p, const u64 hands_in[4], int leader, int trump, int max_mas
  * gives one of those leaders, so it counts no more. The changed game is far cheaper, as the others' cards count only
  * by gap (others_in_gaps), and on most deals it meets the real count. Arguments as wz_bounds, [`floor`, `ceiling`]
  * a range known to hold the real count; *high receives the bound (the changed game's count, clipped to the range),
- * or what `budget` nodes proved of it. 0, or -1 when the hands are not playable. */
+ * or what `budget` nodes proved of it. Returns as wz_bounds: 0, -1 (hands not playable) or -3 (range ruled out). */
 int wz_miserie_ceiling(void *p, const u64 hands_in[4], int leader, int declarer, int floor, int ceiling,
                        long long budget, int *high, long long *nodes) {
     Ctx *c = p;
@@ -988,4 +988,3 @@ int wz_reach(void *p, const u64 hands_in[4], int leader, int trump, int max_mask
     if (nodes) *nodes = c->nodes;
     return yes;
 }
-
