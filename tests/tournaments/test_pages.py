@@ -469,6 +469,18 @@ def test_the_language_switch_remembers_dutch(client: Client) -> None:
     assert page(client.get("/")).find("html").attrs.get("lang") == "nl"
 
 
+@pytest.mark.parametrize("language", [code for code, _ in settings.LANGUAGES])
+def test_the_language_switch_names_each_language_in_itself(client: Client, language: str) -> None:
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    options = page(client.get("/")).find("select", name="language").find_all("option")
+    assert [(o.attrs["value"], o.attrs.get("lang"), o.text()) for o in options] == [
+        ("nl", "nl", "Nederlands"),
+        ("fr", "fr", "Français"),
+        ("en", "en", "English"),
+    ]
+    assert [o.attrs["value"] for o in options if "selected" in o.attrs] == [language]
+
+
 def test_at_a_table_of_five_the_dealer_sits_out_with_zero(client: Client) -> None:
     competition = CompetitionFactory()
     register_players(competition, PlayerFactory.create_batch(5))
