@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from scoring.models import Standing
 from tests.tournaments.test_pages import page
+from tournaments.management.commands import load_demo as load_demo_command
 from tournaments.models import AuditEvent, Club, Competition, DealEntry, Membership, Player, Round, ScoreSheet, Seat
 from tournaments.permissions import can_enter_scores
 from tournaments.seating import table_sizes
@@ -198,7 +199,7 @@ def test_the_readme_restore_drill_restores_the_demo_with_the_same_standings(tmp_
 def test_the_demo_has_a_finalised_duplicate_evening_whose_boards_every_table_played(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    from games.duplicate import positions_by_seat
+    from games.duplicate import deal_boards, positions_by_seat
     from tournaments.duplicate.results import played_boards
     from tournaments.models import Board, BoardAnalysis
 
@@ -212,6 +213,13 @@ def test_the_demo_has_a_finalised_duplicate_evening_whose_boards_every_table_pla
     assert round_.status == Round.Status.FINALISED
     assert sorted(round_.tables.values_list("size", flat=True)) == [4, 4, 5]
     assert list(Board.objects.filter(round=round_).values_list("number", flat=True)) == list(range(1, DEALS + 1))
+    # dealt from the demo's seed, so every load shows the same cards (a real round's seed is a secret one)
+    demo_seed = load_demo_command.SEED * 10 + load_demo_command.ROUNDS + 1
+    assert set(Board.objects.filter(round=round_).values_list("seed", flat=True)) == {demo_seed}
+    dealt = [board.engine_board() for board in Board.objects.filter(round=round_).order_by("number")]
+    assert [(b.hands, b.dealer, b.turned) for b in dealt] == [
+        (b.hands, b.dealer, b.turned) for b in deal_boards(DEALS, demo_seed)
+    ]
     boards = played_boards(round_)
     assert sorted(boards) == list(range(1, DEALS + 1))
     for number, tables in boards.items():

@@ -6,7 +6,8 @@ that contract with its seats mapped by ``games.duplicate.seats`` (a table of fiv
 taking the same tricks, some one more or one fewer, and now and then a table playing another contract: the
 comparison then has ties, tops and bottoms to show. Every line goes through the entry service, so the board's
 checks (troel by the holder of the aces, the turned trump) judge the demo like any typed line; a drawn line the
-board refuses is drawn again.
+board refuses is drawn again. The boards are dealt from the demo's seed (a real round's are dealt from a secret one),
+so the demo is the same every time.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from games.duplicate import dealer_seat, seats_by_position
 from games.generate import random_line
 from tournaments.duplicate.movement import movement_of, orders_for
+from tournaments.duplicate.services import deal_round_boards
 from tournaments.models import Board, Club, Competition, DealEntry, Player, Round, RuleSet, ScoreSheet
 from tournaments.services.competitions import create_competition, create_rule_set, register_players
 from tournaments.services.entry import record_deal
@@ -45,7 +47,9 @@ def load_duplicate_evening(club: Club, players: Sequence[Player], organiser: Any
         standings_method="matchpoints",
     )
     register_players(competition, list(players[:PLAYERS]))
-    round_ = publish_round(create_round(competition, seed=seed))
+    round_ = create_round(competition, seed=seed)
+    deal_round_boards(round_, seed=seed, by=organiser)  # the demo's own seed, not the round's secret one
+    round_ = publish_round(round_)
     _play(round_, rule_set, random.Random(seed))
     for sheet in ScoreSheet.objects.filter(table__round=round_):
         confirm_sheet(sheet, by=organiser)
