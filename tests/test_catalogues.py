@@ -132,3 +132,19 @@ def test_every_string_marked_in_the_code_is_translated(language: str) -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_string_marked_in_the_templates_is_translated(language: str) -> None:
     assert missing(template_messages(), language) == []
+
+
+# Words that one page or its neighbour shows as headers of different columns: a sheet's totals number the seats
+# (1..5 beside each name) where the standings and the player pages give a rank. Both read "Plaats" in Dutch and
+# "Place" in French once, so a sheet's seat 1 with the lowest total looked like the table's winner.
+DISTINCT = [("Seat", "Rank")]
+
+
+@pytest.mark.parametrize("language", [code for code, _ in settings.LANGUAGES])
+@pytest.mark.parametrize("words", DISTINCT)
+def test_words_with_different_meanings_stay_apart(language: str, words: tuple[str, ...]) -> None:
+    from django.utils import translation
+
+    with translation.override(language):
+        translated = [translation.gettext(word) for word in words]
+    assert len(set(translated)) == len(words), f"{language}: {dict(zip(words, translated, strict=True))}"
