@@ -297,7 +297,7 @@ def test_the_hand_diagram_fits_a_phone(world: World) -> None:
 
 
 @pytest.mark.parametrize(
-    ("low", "high", "text"), [(5, 5, "5"), (7, 13, "≥7"), (0, 3, "≤3"), (7, 9, "7–9"), (0, 13, "≥0")]
+    ("low", "high", "text"), [(5, 5, "5"), (7, 13, "≥7"), (0, 3, "≤3"), (7, 9, "7–9"), (0, 13, "0–13")]
 )
 def test_a_count_the_solver_only_bounded_is_shown_as_its_range(low: int, high: int, text: str) -> None:
     assert bounds_text(low, high) == text

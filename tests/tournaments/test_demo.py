@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from io import StringIO
 from typing import Any
 
@@ -200,6 +201,7 @@ def test_the_demo_has_a_finalised_duplicate_evening_whose_boards_every_table_pla
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     from games.duplicate import deal_boards, positions_by_seat
+    from tournaments.duplicate.analysis import read
     from tournaments.duplicate.results import played_boards
     from tournaments.models import Board, BoardAnalysis
 
@@ -234,5 +236,15 @@ def test_the_demo_has_a_finalised_duplicate_evening_whose_boards_every_table_pla
     analyses = BoardAnalysis.objects.filter(board__round=round_)
     assert analyses.count() == DEALS and set(analyses.values_list("status", flat=True)) == {"done"}
     assert all(analysis.rows for analysis in analyses)
+    # the tables mostly bid the board's par contract: the results and the board pages tell one story
+    rules = duplicate.rule_set.engine_rules()
+    par_contract = {}
+    for board in Board.objects.filter(round=round_).select_related("analysis"):
+        line = read(board, board.analysis, rules).par.line
+        par_contract[board.number] = "pass" if line is None else line.contract
+    most_played = {
+        number: Counter(p.contract for p in tables).most_common(1)[0][0] for number, tables in boards.items()
+    }
+    assert sum(most_played[n] == par_contract[n] for n in boards) >= DEALS * 3 // 4, (most_played, par_contract)
     standings = Standing.objects.filter(competition=duplicate)
     assert duplicate.standings_method == "matchpoints" and standings.count() == 13

@@ -166,13 +166,35 @@ def run(analysis_id: int) -> bool:
         log.exception("board analysis %s failed", analysis.pk)
         reason = f"{type(exc).__name__}: {exc}"[: BoardAnalysis._meta.get_field("error").max_length]
         return bool(mine.update(status=Status.FAILED, finished_at=timezone.now(), error=reason or "failed"))
-    finished = timezone.now()
-    ranges = any(row["low"] != row["high"] for row in rows)
-    done = {"status": Status.DONE, "rows": rows, "budget": used, "finished_at": finished}
-    stored = bool(mine.update(**done, deepened_at=None if ranges else finished))
-    if stored and ranges and deep_budget():
+    done = _done(rows, used)
+    stored = bool(mine.update(**done))
+    if stored and done["deepened_at"] is None and deep_budget():
         queue_deepening(analysis.pk)
     return stored
+
+
+def _done(rows: list[dict[str, Any]], used: int | None) -> dict[str, Any]:
+    """A finished analysis' fields: its rows, and the second pass marked ended at once when no row is a range."""
+    finished = timezone.now()
+    ranges = any(row["low"] != row["high"] for row in rows)
+    return {
+        "status": Status.DONE,
+        "rows": rows,
+        "budget": used,
+        "finished_at": finished,
+        "deepened_at": None if ranges else finished,
+    }
+
+
+def analyse_now(board: Board) -> list[Row]:
+    """Analyse ``board`` in this process and store it done, for a command that needs the answer at once (the demo
+    plays each board's par): the rows a worker would store, with the same budget. A second pass, where one is
+    configured, is left to ``reconcile``: queued from inside the caller's transaction, it would find nothing."""
+    used, started = budget(), timezone.now()
+    rows = solver_rows(solver.analyse(board.engine_board(), budget=used))
+    fields = {**_done(rows, used), "started_at": started, "attempts": 1, "error": "", "deep_queued_at": None}
+    BoardAnalysis.objects.update_or_create(board=board, defaults=fields)
+    return [row_from_json(row) for row in rows]
 
 
 def queue_deepening(analysis_id: int) -> bool:
@@ -304,12 +326,13 @@ PAIRS = ("vraag", "troel")
 
 
 def bounds_text(low: int, high: int) -> str:
-    """A trick count as the solver knows it: "7", or "≥7", "≤3", "7–9" when its budget left a range."""
+    """A trick count as the solver knows it: "7", or "≥7", "≤3", "7–9" when its budget left a range; "0–13" when
+    it proved nothing ("≥0" would read as a finding)."""
     if low == high:
         return str(low)
-    if high >= 13:
+    if low > 0 and high >= 13:
         return f"≥{low}"
-    if low <= 0:
+    if low <= 0 < high < 13:
         return f"≤{high}"
     return f"{low}–{high}"
 

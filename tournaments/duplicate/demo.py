@@ -1,9 +1,11 @@
 """The demo's duplicate evening: 13 players at tables of 4, 4 and 5 play the same 16 boards, and the round is over.
 
 The boards travel in a relay (one set for the three tables: each plays them four at a time, in its own order).
-Each board gets a contract drawn by the engine's generator for the board's own positions; every table then plays
-that contract with its seats mapped by ``games.duplicate.seats`` (a table of five's dealer sits out), most tables
-taking the same tricks, some one more or one fewer, and now and then a table playing another contract: the
+Each board's contract is its par (``games.duplicate.par``, from the board's analysis, made as the demo loads),
+with the tricks the cards give it, so the results and the board pages agree as at a club where
+people bid and play well; a board where nothing makes is passed. Every table plays that contract with its seats
+mapped by ``games.duplicate.seats`` (a table of five's dealer sits out), most tables taking the same tricks, some
+one more or one fewer, and now and then a table playing another contract drawn by the engine's generator: the
 comparison then has ties, tops and bottoms to show. Every line goes through the entry service, so the board's
 checks (troel by the holder of the aces, the turned trump) judge the demo like any typed line; a drawn line the
 board refuses is drawn again. The boards are dealt from the demo's seed (a real round's are dealt from a secret one),
@@ -16,8 +18,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from games.cards import CARDS
+from games.contracts import CONTRACTS, Side, TrumpRule
 from games.duplicate import dealer_seat, seats_by_position
+from games.duplicate.par import ALSO, safe_tricks
 from games.generate import random_line
+from games.rulesets import RuleSet as EngineRules
+from tournaments.duplicate.analysis import analyse_now, board_par
 from tournaments.duplicate.movement import movement_of, orders_for
 from tournaments.duplicate.services import deal_round_boards
 from tournaments.models import Board, Club, Competition, DealEntry, Player, Round, RuleSet, ScoreSheet
@@ -67,7 +74,7 @@ def _play(round_: Round, rule_set: RuleSet, rng: random.Random) -> None:
         for sheet in sheets:
             board = boards[orders[sheet.table.number][deal - 1]]
             if board.number not in base:
-                base[board.number] = random_line(rules, rng, board.number, board.dealer, 4)
+                base[board.number] = par_line(board, rules)
             for _ in range(TRIES):
                 other = rng.random() < 0.15  # a table that bid otherwise
                 drawn = random_line(rules, rng, board.number, board.dealer, 4) if other else base[board.number]
@@ -79,6 +86,33 @@ def _play(round_: Round, rule_set: RuleSet, rng: random.Random) -> None:
                     base[board.number] = random_line(rules, rng, board.number, board.dealer, 4)
             else:  # pragma: no cover - the generator's lines fit a board within a few draws
                 raise RuntimeError(f"no line fits board {board.number} at table {sheet.table.number}")
+
+
+def par_line(board: Board, rules: EngineRules) -> dict[str, Any]:
+    """``board``'s par contract as a line by its positions, with the tricks the cards give it (the safe end of the
+    solver's range); a pass when nothing makes. Analyses the board now (``analyse_now``): the pages show the same."""
+    rows = analyse_now(board)
+    outcome = board_par(rows, rules, str(CARDS[board.turned].suit)).line
+    line: dict[str, Any] = {"deal": board.number, "dealer": board.dealer, "contract": "pass"}
+    if outcome is None:
+        return line
+    each_alone = CONTRACTS[outcome.contract].side is Side.EACH_ALONE
+    line.update(
+        contract=outcome.contract,
+        declarers=list(outcome.declarers),
+        tricks=[outcome.tricks] * len(outcome.declarers) if each_alone else outcome.tricks,
+    )
+    if outcome.level is not None:
+        line["level"] = outcome.level
+    if rules.trump_rule(outcome.contract) is TrumpRule.CHOSEN:
+        line["trump"] = next(
+            row.trump
+            for row in rows
+            if outcome.contract in (row.contract, *ALSO.get(row.contract, ()))
+            and row.declarers == outcome.declarers
+            and safe_tricks(row.contract, row.low, row.high) == outcome.tricks
+        )
+    return line
 
 
 def _varied(line: dict[str, Any], rng: random.Random) -> dict[str, Any]:
