@@ -18,6 +18,7 @@ from functools import cache
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation.template import templatize
 
 from tests.test_translation_names import KNOWN, PACKAGES, ROOT
@@ -140,11 +141,9 @@ def test_every_string_marked_in_the_templates_is_translated(language: str) -> No
 DISTINCT = [("Seat", "Rank")]
 
 
-@pytest.mark.parametrize("language", [code for code, _ in settings.LANGUAGES])
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("words", DISTINCT)
 def test_words_with_different_meanings_stay_apart(language: str, words: tuple[str, ...]) -> None:
-    from django.utils import translation
-
     with translation.override(language):
         translated = [translation.gettext(word) for word in words]
     assert len(set(translated)) == len(words), f"{language}: {dict(zip(words, translated, strict=True))}"

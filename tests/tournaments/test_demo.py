@@ -218,6 +218,8 @@ def test_the_demo_has_a_finalised_duplicate_evening_whose_boards_every_table_pla
     # dealt from the demo's seed, so every load shows the same cards (a real round's seed is a secret one)
     demo_seed = load_demo_command.SEED * 10 + load_demo_command.ROUNDS + 1
     assert set(Board.objects.filter(round=round_).values_list("seed", flat=True)) == {demo_seed}
+    dealings = AuditEvent.objects.filter(competition_id=duplicate.pk, note__endswith="boards dealt")
+    assert dealings.count() == 1  # dealt once, from that seed
     dealt = [board.engine_board() for board in Board.objects.filter(round=round_).order_by("number")]
     assert [(b.hands, b.dealer, b.turned) for b in dealt] == [
         (b.hands, b.dealer, b.turned) for b in deal_boards(DEALS, demo_seed)

@@ -26,7 +26,6 @@ from games.generate import random_line
 from games.rulesets import RuleSet as EngineRules
 from tournaments.duplicate.analysis import analyse_now, board_par
 from tournaments.duplicate.movement import movement_of, orders_for
-from tournaments.duplicate.services import deal_round_boards
 from tournaments.models import Board, Club, Competition, DealEntry, Player, Round, RuleSet, ScoreSheet
 from tournaments.services.competitions import create_competition, create_rule_set, register_players
 from tournaments.services.entry import record_deal
@@ -54,9 +53,8 @@ def load_duplicate_evening(club: Club, players: Sequence[Player], organiser: Any
         standings_method="matchpoints",
     )
     register_players(competition, list(players[:PLAYERS]))
-    round_ = create_round(competition, seed=seed)
-    deal_round_boards(round_, seed=seed, by=organiser)  # the demo's own seed, not the round's secret one
-    round_ = publish_round(round_)
+    # the boards from the demo's own seed, not a round's secret one
+    round_ = publish_round(create_round(competition, seed=seed, board_seed=seed))
     _play(round_, rule_set, random.Random(seed))
     for sheet in ScoreSheet.objects.filter(table__round=round_):
         confirm_sheet(sheet, by=organiser)

@@ -108,12 +108,14 @@ def create_round(
     method: str | None = None,
     players: Sequence[int] | None = None,
     tables: Sequence[Sequence[int]] = (),
+    board_seed: int | None = None,
     by: Any = None,
 ) -> Round:
     """Add the next round as a draft and seat the players present (default: every active registration).
 
     ``method`` defaults to the competition's; ``manual`` takes the organiser's ``tables``. A round of a duplicate
-    competition gets its boards (``tournaments.duplicate.services``).
+    competition gets its boards (``tournaments.duplicate.services``), dealt from ``board_seed`` (default: a secret
+    one).
     """
     competition = Competition.objects.select_for_update().get(pk=competition.pk)  # one new round at a time
     refuse_if_closed(competition, "add a round")
@@ -129,7 +131,7 @@ def create_round(
     round_ = Round.objects.create(competition=competition, number=number, seed=seed, method=method)
     _seat(round_, seating, request.players)
     if competition.duplicate:  # every table plays the same boards, dealt now from a seed of their own
-        deal_round_boards(round_, by=by)
+        deal_round_boards(round_, seed=board_seed, by=by)
     _log(round_, "seated", "", by=by, method=method, seed=seed)
     return round_
 
