@@ -12,7 +12,10 @@ would. Deliberately simple, and the board pages say so:
   turned suit counts as abondance in troef where the rule set plays it.
 - A position's par is the most it can score among the contracts it could declare, as declarer or as partner in
   a pair (vraag, troel), or 0: nobody must bid (but a troel pair must play troel, or a contract above it).
-- The board's par contract is the one that gives its declarers the most, each.
+- The board's par contract is the one that gives its declarers the most, each; the board's par result is what
+  every position scores when it is played (all 0 when nothing makes), what a table's result is compared with. A
+  position's own par above is no such comparison: the positions' own pars are each the best of a different
+  contract, so they add up to more than any table can score, and every table would fall short of them.
 - A figure the solver only bounded is taken at its safe end: the fewest tricks for a side that wants tricks, the
   most for a miserie declarer, who wants none. Whatever rests on such a figure is marked ``bound``, unless the
   other end of the range pays the same (settlement is monotone in the tricks, so then every count between does):
@@ -97,6 +100,11 @@ class Par:
     best: tuple[Outcome | None, ...]  # each position's best contract; None: passing (0) is better
     points: tuple[int, ...]  # each position's par, N E S W
     line: Outcome | None  # the board's par contract: the most for its declarers; None when nothing makes
+
+    @property
+    def result(self) -> tuple[int, ...]:
+        """What each position scores, N E S W, when the par contract is played; 0 each when nothing makes."""
+        return self.line.points if self.line is not None else (0,) * POSITIONS
 
     @property
     def bound(self) -> bool:

@@ -164,11 +164,15 @@ def test_the_board_page_shows_the_hands_the_solvers_table_the_par_and_every_tabl
     assert [td.text() for td in pairs[0].find_all("td")] == ["N + S", "9"]
 
     assert doc.find(id="par-line").text() == "Open miserie by West, 0 tricks"
-    assert [td.text() for td in doc.find(id="par-points").find_all("td")] == ["3", "0", "3", "42"]
+    # at par West plays its open miserie: what every position scores then, and each one's own best contract
+    assert [td.text() for td in doc.find(id="par-points").find_all("td")] == ["-14", "-14", "-14", "42"]
+    assert [td.text() for td in doc.find(id="best-points").find_all("td")] == ["3", "0", "3", "42"]
 
     first = doc.find(id="table-1")
     cells = [td.text() for td in first.find_all("td")]
     assert cells[0] == "1" and cells[-4:] == ["3", "-3", "3", "-3"]
+    against = doc.find_all(class_="vs-par-row")[0]  # the row under table 1's
+    assert [td.text() for td in against.find_all("td")][-4:] == ["+17", "+11", "+17", "-45"]
     north = Seat.objects.get(table__round=world.round, table__number=1, position=0).player
     assert f"N: {public_name(north)}" in first.text()
     second = [td.text() for td in doc.find(id="table-2").find_all("td")]
@@ -221,14 +225,35 @@ def test_the_round_page_lists_the_boards_with_their_par_and_splits_each_players_
 
     rows = doc.find(id="luck").find("tbody").find_all("tr")
     assert len(rows) == 8  # everyone played board 1
-    for row in rows:
-        boards_played, points, cards, play = (int(td.text()) for td in row.find_all("td")[1:])
+    split = [[int(td.text()) for td in row.find_all("td")[1:]] for row in rows]
+    for boards_played, points, cards, play in split:
         assert boards_played == 1 and cards + play == points
+    # what the cards are worth at par adds up to 0 at each table, as the points do: so does the play
+    assert sum(cards for _, _, cards, _ in split) == 0 and sum(play for *_, play in split) == 0
     north = Seat.objects.get(table__round=world.round, table__number=1, position=0).player
     mine = [int(td.text()) for td in doc.find(id=f"player-{north.pk}").find_all("td")[1:]]
-    assert mine == [1, 3, 3, 0]  # par of North's cards: the vraag made with 9; North played it to par
+    assert mine == [1, 3, -14, 17]  # at par West's open miserie costs North 14; North's vraag made 3 instead
     west = Seat.objects.get(table__round=world.round, table__number=1, position=3).player
     assert [int(td.text()) for td in doc.find(id=f"player-{west.pk}").find_all("td")[1:]] == [1, -3, 42, -45]
+
+
+def test_a_table_that_plays_the_par_contract_to_its_count_is_level_with_par_in_every_position(world: World) -> None:
+    # board 2 (deal 2) at table 1, where seat 4 holds West's hand: West's open miserie, the par contract, made
+    record_deal(world.sheet(1), {"deal": 2, "dealer": 1, "contract": "open_miserie", "declarers": [3], "tricks": [0]})
+    world.finalise()
+
+    doc = page(world.client("anonymous").get(board_url(world, 2)))
+    assert [td.text() for td in doc.find(id="table-1").find_all("td")][-4:] == ["-14", "-14", "-14", "42"]
+    assert [td.text() for td in doc.find_all(class_="vs-par-row")[0].find_all("td")][-4:] == ["0", "0", "0", "0"]
+
+    luck = page(world.client("anonymous").get(boards_url(world))).find(id="luck")
+    for seat in Seat.objects.filter(table__round=world.round, table__number=1).select_related("player"):
+        boards_played, points, cards, play = (
+            int(td.text()) for td in luck.find(id=f"player-{seat.player.pk}").find_all("td")[1:]
+        )
+        # board 2's points are all cards: the play is board 1's alone (its row under table 1, above)
+        assert boards_played == 2 and cards == 2 * [-14, -14, -14, 42][seat.position]
+        assert play == [17, 11, 17, -45][seat.position] and cards + play == points
 
 
 def test_a_board_not_yet_analysed_says_so(world: World) -> None:

@@ -61,6 +61,15 @@ def test_a_position_whose_contracts_all_fail_passes_at_par() -> None:
     result = par([row("alleen", (2,), 3), row("vraag", (1, 3), 5)], IWWA)
     assert result.points == (0, 0, 0, 0)
     assert result.best == (None, None, None, None) and result.line is None
+    assert result.result == (0, 0, 0, 0)  # everyone passes at par
+
+
+def test_at_par_every_position_scores_what_the_par_contract_pays_it() -> None:
+    result = par([row("vraag", (0, 2), 9), row("miserie", (3,), 0)], IWWA)
+    assert result.line is not None and result.line.contract == "open_miserie"
+    assert result.result == settle(IWWA, Play(1, 0, "open_miserie", (3,), (0,)), 4).points
+    # each position's own best is another contract for each: together more than any table scores
+    assert sum(result.points) > 0 == sum(result.result)
 
 
 def test_a_troel_pair_cannot_pass() -> None:
@@ -151,3 +160,4 @@ def test_every_outcome_is_the_engines_settlement_and_a_par_is_never_below_passin
         assert outcome.points == settle(rules, play, 4).points
         assert sum(outcome.points) == 0
     assert all(points >= 0 for points in result.points)  # no troel here: anyone may pass
+    assert result.result == (result.line.points if result.line else (0, 0, 0, 0)) and sum(result.result) == 0

@@ -368,13 +368,14 @@ class TableResult:
     text: str
     players: list[tuple[str, str]]  # by position, N E S W: (the position's letter, the player's name)
     points: list[int | None]  # by position
-    against_par: list[int | None]  # points minus the position's par, when the par is known
+    against_par: list[int | None]  # points minus what the position scores at par (ParView.result), when known
 
 
 @dataclass(frozen=True)
 class ParView:
     text: str  # the par contract in words, or that nothing makes
-    points: list[int]  # each position's par, N E S W
+    result: list[int]  # what each position scores when the par contract is played, N E S W
+    points: list[int]  # each position's own par: the best contract it could declare, N E S W
     bound: bool
 
 
@@ -435,7 +436,7 @@ def _par_view(result: Par) -> ParView:
             "declarers": " + ".join(compass_name(p) for p in line.declarers),
             "tricks": line.tricks,
         }
-    return ParView(text, list(result.points), result.bound)
+    return ParView(text, list(result.result), list(result.points), result.bound)
 
 
 def _status_text(status: str) -> str:
@@ -481,7 +482,7 @@ def board_page(data: RoundData, board: Board) -> BoardPage:
     """One board's page: the solver's table, the par, every table's result on it."""
     analysed = data.analysed[board.number]
     solo, pairs = _solver_lines(analysed.rows) if analysed.done else ([], [])
-    par_points = list(analysed.par.points) if analysed.par is not None else None
+    par_points = list(analysed.par.result) if analysed.par is not None else None
     tables = []
     for line in data.played.get(board.number, []):
         points: list[int | None] = [line.points_of.get(p) for p in range(4)]
@@ -510,7 +511,7 @@ def board_page(data: RoundData, board: Board) -> BoardPage:
 
 @dataclass
 class LuckAndSkill:
-    """One player over the round: points on the analysed boards = cards (the par of the hands held) + play."""
+    """One player over the round: points on the analysed boards = cards (what the hands held score at par) + play."""
 
     player_id: int
     name: str
@@ -521,8 +522,9 @@ class LuckAndSkill:
 
 
 def luck_and_skill(data: RoundData) -> list[LuckAndSkill]:
-    """Per player, over the boards whose analysis is done: the par of each position they held (cards) and their
-    points minus it (play), summed; best play first."""
+    """Per player, over the boards whose analysis is done: what each position they held scores at par, the board's
+    par contract played (cards), and their points minus it (play), summed; best play first. Par results add up to
+    0 at a table as its points do, so a table that plays the par contract to its count plays 0 against par."""
     rows: dict[int, LuckAndSkill] = {}
     for number, lines in data.played.items():
         analysed = data.analysed.get(number)
@@ -533,7 +535,7 @@ def luck_and_skill(data: RoundData) -> list[LuckAndSkill]:
                 if position not in line.points_of:
                     continue
                 entry = rows.setdefault(player_id, LuckAndSkill(player_id, data.names.get(player_id, "—"), 0, 0, 0, 0))
-                cards = analysed.par.points[position]
+                cards = analysed.par.result[position]
                 entry.boards += 1
                 entry.points += line.points_of[position]
                 entry.cards += cards
