@@ -214,6 +214,27 @@ def test_a_failed_miserie_and_a_short_abondance_show_the_range_that_pays_alike_a
     assert "searches their counts further" in text if language == "en" else "pay the same" not in text
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "some counts are only ranges: see the board"),
+        ("nl", "sommige aantallen zijn maar een bereik: zie het bord"),
+        ("fr", "certains nombres ne sont que des fourchettes : voir l'étui"),
+    ],
+)
+def test_a_par_that_rests_on_a_range_says_so_on_the_round_page(world: World, language: str, said: str) -> None:
+    world.finalise()
+    analysis = BoardAnalysis.objects.get(board__round=world.round, board__number=1)
+    # North and South's vraag: 8 or 9 tricks, which pay differently; it is North's own best
+    analysis.rows = [{**row, "low": 8} if row["contract"] == "vraag" else row for row in analysis.rows]
+    analysis.save(update_fields=["rows"])
+
+    rows = page(world.client("anonymous").get(boards_url(world), HTTP_ACCEPT_LANGUAGE=language)).find(id="boards")
+    first, second = rows.find("tbody").find_all("tr")[:2]
+    assert said in " ".join(first.text().split())
+    assert "(" not in second.text()  # board 2's counts are exact
+
+
 def test_the_round_page_lists_the_boards_with_their_par_and_splits_each_players_points(world: World) -> None:
     world.finalise()
     doc = page(world.client("anonymous").get(boards_url(world)))
