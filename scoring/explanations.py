@@ -16,7 +16,7 @@ from typing import Any
 from django.utils import formats
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from scoring.methods import Percentage, format_number, one_decimal
+from scoring.methods import Percentage, UnknownMethod, find_method, format_number, one_decimal
 
 # The names ``scoring.methods`` and ``scoring.tiebreaks`` give, lowercased as the explanation uses them.
 NAMES = {
@@ -37,6 +37,17 @@ NAMES = {
 KEEP_CASE = frozenset({"cross-imps"})  # names with an abbreviation in capitals stay as they are in a sentence
 NUMBER = r"-?\d+(?:\.\d+)?"
 PLAYERS = r"#\d+(?:(?:, | and )#\d+)*"
+
+
+def method_name(key: str) -> str:
+    """The standings method ``key``'s name in the active language (a standings column's heading), or a plain
+    "Ranking value" for a method without a translated name."""
+    try:
+        name = find_method(key).name
+    except UnknownMethod:
+        return gettext("Ranking value")
+    translated = NAMES.get(name.lower())
+    return str(translated) if translated is not None else gettext("Ranking value")
 
 
 def for_people(explanation: str, names: Mapping[int, str]) -> str:

@@ -23,7 +23,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
-from scoring.explanations import for_people
+from scoring.explanations import for_people, method_name
 from scoring.models import Standing, StandingsState
 from tournaments.conditional import names_version_for
 from tournaments.models import Competition
@@ -136,7 +136,7 @@ def build_pieces(rows: list[Standing], method: str, *, full_names: bool) -> Buil
         "unranked": escape(gettext("not ranked")),
         "penalty": escape(gettext("penalty points deducted")),
         "player": escape(gettext("Player")),
-        "value": escape(gettext("Ranking value")),
+        "value": escape(method_name(method)),
         "points": escape(gettext("Points")),
         "deals": escape(gettext("Deals")),
         "sessions": escape(gettext("Sessions")),

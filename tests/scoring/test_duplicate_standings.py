@@ -216,7 +216,7 @@ def test_three_tables_entering_a_board_rank_by_matchpoints(django_capture_on_com
     assert [ranks[p] for p in players_by_seat(third)] == [11, 1, 11, 1]  # its declarers: 0 % and -6 each
     assert [ranks[p] for p in players_by_seat(second)] == [3, 9, 3, 9]
     response = competition_page(competition, "en")
-    assert "Ranking value" in response and "100.0%" in response and "50.0%" in response
+    assert "Matchpoints (%)" in response and "100.0%" in response and "50.0%" in response
     assert "100,0%" in competition_page(competition, "nl")
 
     api = APIClient().get(f"/api/v1/competitions/{competition.pk}/standings/", HTTP_ACCEPT_LANGUAGE="nl").json()

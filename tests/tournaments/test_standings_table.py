@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
+from scoring.methods import METHODS, find_method
 from scoring.models import Standing, StandingsState
 from tests.factories import PlayerFactory
 from tests.tournaments.test_public_pages import ALLEEN_4, World, client_of, computed, quietly, world  # noqa: F401
@@ -101,7 +102,7 @@ def test_each_row_reads_rank_name_value_points_deals_and_sessions_in_the_reader_
         assert [c["text"] for c in header] == [
             "#",
             gettext("Player"),
-            gettext("Ranking value"),
+            gettext("Points per deal"),  # the method's name heads its values
             gettext("Points"),
             gettext("Deals"),
             gettext("Sessions"),
@@ -117,6 +118,21 @@ def test_each_row_reads_rank_name_value_points_deals_and_sessions_in_the_reader_
         assert table.row_classes == ["", "", "provisional", ""]
         assert unranked[0]["text"] == "–" and unranked[0]["abbr"] == gettext("not ranked")
         assert [c["text"] for c in unranked[2:]] == ["0", "10", "0", "0"]
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "fr"])
+@pytest.mark.parametrize("method", sorted(set(METHODS) - {"total_points"}))
+def test_the_value_column_is_headed_by_the_methods_name_in_the_readers_language(
+    world: World,  # noqa: F811
+    method: str,
+    language: str,
+) -> None:
+    with translation.override(language):
+        header, _row = cells(build([standing(world.competition, 1)], method, frozenset(), full_names=False)).rows
+        heading = header[2]["text"]
+        assert heading == gettext(find_method(method).name) != gettext("Ranking value")
+        if language != "en":
+            assert heading != find_method(method).name  # translated, as every name a reader sees
 
 
 def test_total_points_needs_no_ranking_value_column_and_an_empty_table_says_so(world: World) -> None:  # noqa: F811
