@@ -31,6 +31,11 @@ from games.solver.native import SearchArguments, bounds, miserie_ceiling, reache
 ALL_TRICKS = 13
 ABONDANCE_TRICKS = min(CONTRACTS["abondance"].levels)
 """The fewest tricks an abondance is made with, at its lowest level: below it, every count fails alike."""
+MISERIE_FIRST_LOOK = 1_000_000
+"""Nodes the real game gets first for miserie's "no trick?": most answers are a quick yes (the miserie fails).
+Past them the changed game, whose cards count only by gap, asks next: a no there is a no in the real game,
+and on a miserie that is made (or nearly) it comes in well under a second where the real game's proof, every
+combination of the three others' cards, may run for minutes."""
 VRAAG_BUDGET_SHARE = 4
 """Vraag's searches get this many contracts' budgets each: three searches serve six pairs, and vraag is the
 contract tables play most."""
@@ -115,11 +120,17 @@ def alone_from(
 
 
 def miserie_row(board: Board, position: int, budget: int | None, *, every_count: bool = False) -> Solved:
-    """Miserie for ``position``: first whether the three others can make it take a trick (the miserie fails),
-    then, with ``every_count``, how many tricks at the fewest."""
+    """Miserie for ``position``: first whether the three others can make it take a trick (the miserie fails: a
+    quick look at the real game, then the changed game, then the real game with the whole budget), then, with
+    ``every_count``, how many tricks at the fewest."""
     hands, lead = board.hands, board.leader
     search = miserie_search(position, lead)
-    fails = reaches(hands, 1, **search, budget=budget)
+    first_look = MISERIE_FIRST_LOOK if budget is None else min(budget, MISERIE_FIRST_LOOK)
+    fails = reaches(hands, 1, **search, budget=first_look)
+    if fails is None and miserie_ceiling(hands, leader=lead, declarer=position, within=(0, 1), budget=budget) == 0:
+        fails = False
+    elif fails is None and first_look != budget:
+        fails = reaches(hands, 1, **search, budget=budget)
     if fails is False:
         return Solved("miserie", (position,), None, lead, 0, 0)
     within = (1, ALL_TRICKS) if fails else (0, ALL_TRICKS)

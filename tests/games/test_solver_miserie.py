@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from types import SimpleNamespace
 
 import pytest
 
+from games.duplicate.boards import deal_boards
 from games.errors import GameError
 from games.solver import bounds, solve
-from games.solver.analysis import miserie_count
-from games.solver.native import miserie_ceiling
+from games.solver.analysis import miserie_count, miserie_row, miserie_search
+from games.solver.native import miserie_ceiling, reaches
 
 SUIT = 0x1FFF
 
@@ -125,3 +127,36 @@ def test_questions_the_changed_games_cannot_answer_are_refused(arguments: dict[s
     question: dict[str, object] = {"hands": [1, 2, 4, 8], "leader": 0, "declarer": 0, "budget": None} | arguments
     with pytest.raises(GameError, match=message.replace("(", r"\(")):
         miserie_ceiling(**question)  # type: ignore[arg-type]
+
+
+def test_a_made_miserie_the_real_game_cannot_prove_in_its_budget_is_proved_by_the_changed_game() -> None:
+    # the demo's board 4 (seed 20264), East's miserie: no trick. The real game's proof, every combination of the
+    # three others' cards, is not done in 20,000,000 nodes (nor in 4 minutes without a budget); the changed
+    # game's takes about 3,400,000
+    board = deal_boards(16, 20264)[3]
+    east = 1
+    real = miserie_search(east, board.leader)
+    assert reaches(board.hands, 1, **real, budget=5_000_000) is None  # what the first pass asked alone
+    row = miserie_row(board, east, 5_000_000)
+    assert (row.low, row.high) == (0, 0)
+
+
+@pytest.mark.parametrize("budget", [300, 2000, None])
+def test_the_first_pass_says_made_only_of_a_miserie_that_is_and_holds_the_count(budget: int | None) -> None:
+    rng = random.Random(budget)
+    made = said_made = real_alone = 0
+    for _ in range(150):
+        hands = random_ending(rng, rng.randrange(5, 8))
+        board = SimpleNamespace(hands=hands, leader=rng.randrange(4))  # an ending: what miserie_row reads of a board
+        for declarer in range(4):
+            row = miserie_row(board, declarer, budget)  # type: ignore[arg-type]
+            real = miserie_search(declarer, board.leader)
+            count = solve(hands, **real)
+            assert row.low <= count <= row.high, (hands, board.leader, declarer, budget, row)
+            made += count == 0
+            said_made += row.high == 0
+            real_alone += reaches(hands, 1, **real, budget=budget) is False
+    if budget is None:
+        assert said_made == made > 30
+    else:  # on a small budget the changed game proves made miseries the real game's question leaves open
+        assert real_alone < said_made <= made, (real_alone, said_made, made)
