@@ -482,7 +482,7 @@ def board_page(data: RoundData, board: Board) -> BoardPage:
     """One board's page: the solver's table, the par, every table's result on it."""
     analysed = data.analysed[board.number]
     solo, pairs = _solver_lines(analysed.rows) if analysed.done else ([], [])
-    par_points = list(analysed.par.result) if analysed.par is not None else None
+    at_par = list(analysed.par.result) if analysed.par is not None else None
     tables = []
     for line in data.played.get(board.number, []):
         points: list[int | None] = [line.points_of.get(p) for p in range(4)]
@@ -493,7 +493,7 @@ def board_page(data: RoundData, board: Board) -> BoardPage:
                 players=[(compass_letter(p), data.names.get(line.player_of.get(p, -1), "—")) for p in range(4)],
                 points=points,
                 against_par=[
-                    None if par_points is None or pts is None else pts - par_points[p] for p, pts in enumerate(points)
+                    None if at_par is None or pts is None else pts - at_par[p] for p, pts in enumerate(points)
                 ],
             )
         )
