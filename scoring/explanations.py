@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.utils import formats
+from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from scoring.methods import Percentage, UnknownMethod, find_method, format_number, one_decimal
@@ -40,14 +41,18 @@ PLAYERS = r"#\d+(?:(?:, | and )#\d+)*"
 
 
 def method_name(key: str) -> str:
-    """The standings method ``key``'s name in the active language (a standings column's heading), or a plain
-    "Ranking value" for a method without a translated name."""
+    """The standings method ``key``'s name in the active language (a standings column's heading, a settings form's
+    choice): its registered name where no translation exists, a plain "Ranking value" for an unknown key."""
     try:
         name = find_method(key).name
     except UnknownMethod:
         return gettext("Ranking value")
     translated = NAMES.get(name.lower())
-    return str(translated) if translated is not None else gettext("Ranking value")
+    return str(translated) if translated is not None else name
+
+
+# The same name where it is needed before a reader is known: a form's choices, built when the module loads.
+lazy_method_name = lazy(method_name, str)
 
 
 def for_people(explanation: str, names: Mapping[int, str]) -> str:

@@ -127,10 +127,11 @@ def miserie_row(board: Board, position: int, budget: int | None, *, every_count:
     search = miserie_search(position, lead)
     first_look = MISERIE_FIRST_LOOK if budget is None else min(budget, MISERIE_FIRST_LOOK)
     fails = reaches(hands, 1, **search, budget=first_look)
-    if fails is None and miserie_ceiling(hands, leader=lead, declarer=position, within=(0, 1), budget=budget) == 0:
-        fails = False
-    elif fails is None and first_look != budget:
-        fails = reaches(hands, 1, **search, budget=budget)
+    if fails is None:
+        if miserie_ceiling(hands, leader=lead, declarer=position, within=(0, 1), budget=budget) == 0:
+            fails = False
+        elif first_look != budget:
+            fails = reaches(hands, 1, **search, budget=budget)
     if fails is False:
         return Solved("miserie", (position,), None, lead, 0, 0)
     within = (1, ALL_TRICKS) if fails else (0, ALL_TRICKS)

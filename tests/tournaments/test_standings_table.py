@@ -20,7 +20,8 @@ from scoring.methods import METHODS, find_method
 from scoring.models import Standing, StandingsState
 from tests.factories import PlayerFactory
 from tests.tournaments.test_public_pages import ALLEEN_4, World, client_of, computed, quietly, world  # noqa: F401
-from tournaments.models import Competition
+from tournaments.forms.manage import CompetitionForm
+from tournaments.models import Club, Competition
 from tournaments.services.entry import record_deal
 from tournaments.services.privacy import shown_name
 from tournaments.standings_table import build, standings_table
@@ -133,6 +134,21 @@ def test_the_value_column_is_headed_by_the_methods_name_in_the_readers_language(
         assert heading == gettext(find_method(method).name) != gettext("Ranking value")
         if language != "en":
             assert heading != find_method(method).name  # translated, as every name a reader sees
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "fr"])
+def test_the_settings_form_offers_every_method_by_the_same_name_as_its_column(language: str) -> None:
+    """One table of names serves the form and the heading, so a method added to the registry is named once."""
+    with translation.override(language):
+        choices = {
+            key: str(label)
+            for key, label in CompetitionForm(clubs=Club.objects.none()).fields["standings_method"].choices
+        }
+        assert set(choices) == set(METHODS)
+        for method, label in choices.items():
+            assert label == gettext(find_method(method).name)
+            if language != "en":
+                assert label != find_method(method).name
 
 
 def test_total_points_needs_no_ranking_value_column_and_an_empty_table_says_so(world: World) -> None:  # noqa: F811

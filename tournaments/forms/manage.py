@@ -19,6 +19,7 @@ import games
 from config.untrusted import UNSTORABLE_MESSAGE, storable_json
 from games.errors import GameError
 from games.presets import VARIANTS
+from scoring.explanations import lazy_method_name
 from scoring.methods import METHODS
 from scoring.tiebreaks import TIEBREAKS
 from tournaments import limits
@@ -36,14 +37,6 @@ SEATING_NAMES = {
     "schedule": _("Schedule (all rounds planned at once)"),
 }
 SEATING_CHOICES = [(key, SEATING_NAMES.get(key, gen.name)) for key, gen in GENERATORS.items() if key != "manual"]
-METHOD_NAMES = {
-    "total_points": _("Total points"),
-    "points_per_deal": _("Points per deal"),
-    "placement": _("Placement points"),
-    "combined": _("Placement points, then total points"),
-    "matchpoints": _("Matchpoints (%)"),  # these two: duplicate competitions only (tournaments.duplicate.comparison)
-    "cross_imps": _("Cross-IMPs"),
-}
 BIGINT = limits.ID.high  # the largest id (tournaments.limits)
 MAX_UPLOAD = 1_000_000  # bytes: a list of a few thousand players
 
@@ -164,7 +157,7 @@ class CompetitionForm(forms.Form):
     keep_clubmates_apart = forms.BooleanField(label=_("Keep club-mates apart"), required=False)
     standings_method = forms.ChoiceField(
         label=_("Standings method"),
-        choices=[(key, METHOD_NAMES.get(key, m.name)) for key, m in METHODS.items()],
+        choices=[(key, lazy_method_name(key)) for key in METHODS],
         widget=StandingsMethodSelect,
     )
     tie_breaks = forms.CharField(
