@@ -118,6 +118,23 @@ def test_pages_name_the_rule_set_and_never_show_an_id(language: str) -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Spring rules", "rules: Spring rules (IWWA, Kleurenwiezen)"),
+        ("IWWA, kleurenwiezen (demo)", "rules: IWWA, kleurenwiezen (demo)"),
+    ],
+)
+def test_the_public_page_names_the_preset_once(name: str, shown: str) -> None:
+    """The demo read "rules: IWWA (duplicate demo) (IWWA)": a name that says its preset is not followed by it."""
+    rule_set = RuleSetFactory(name=name, preset="iwwa+kleurenwiezen")
+    CompetitionFactory(slug="spring-cup", rule_set=rule_set)
+    text = visible(Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("competition", args=["spring-cup"])))
+    assert shown in text
+    assert text.count("IWWA") == 1
+
+
+@pytest.mark.django_db
 def test_a_rule_set_of_another_game_is_refused_in_words() -> None:
     rule_set = RuleSet(name="Mixed", club=Club.objects.create(name="Club", slug="club"), game="wiezen")
     rule_set.preset = "solo_whist"
