@@ -180,6 +180,17 @@ def test_the_board_page_shows_the_hands_the_solvers_table_the_par_and_every_tabl
 
 
 @pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "Open miserie by West, 0 tricks"), ("nl", "Open miserie door West, 0 slagen"), ("fr", "par Ouest, 0 pli")],
+)
+def test_the_par_line_counts_its_tricks_as_the_language_does(world: World, language: str, said: str) -> None:
+    """French says "0 pli" where English and Dutch use the plural: the demo's board 4 read "0 plis"."""
+    world.finalise()
+    doc = page(world.client("anonymous").get(board_url(world), HTTP_ACCEPT_LANGUAGE=language))
+    assert doc.find(id="par-line").text().endswith(said)
+
+
+@pytest.mark.parametrize(
     ("language", "explained"),
     [
         ("en", "pay the same whatever the count"),

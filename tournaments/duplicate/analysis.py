@@ -36,7 +36,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.cards import CARDS, Suit
 from games.duplicate.par import Par, Row, par, row_from_json
@@ -431,7 +431,11 @@ def _par_view(result: Par) -> ParView:
         text = gettext("Nothing makes: at par every position passes.")
     else:
         contract, _red = _contract_label(line.contract, None, line.level)
-        text = gettext("%(contract)s by %(declarers)s, %(tricks)s tricks") % {
+        text = ngettext(
+            "%(contract)s by %(declarers)s, %(tricks)s trick",
+            "%(contract)s by %(declarers)s, %(tricks)s tricks",
+            line.tricks,
+        ) % {
             "contract": contract,
             "declarers": " + ".join(compass_name(p) for p in line.declarers),
             "tricks": line.tricks,
