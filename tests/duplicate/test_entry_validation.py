@@ -195,6 +195,35 @@ def test_deal_one_is_dealt_by_seat_one_and_a_deal_without_its_board_is_refused(r
     assert text == "This round has no board 1: ask the organiser to check the round's boards."
 
 
+BOARD_CODES = {"troel_without_three_aces", "troel_wrong_partner", "four_aces_not_troel", "trump_not_troel"}
+
+
+def test_a_line_for_a_deal_not_yet_reached_says_nothing_of_its_board(round_: Round) -> None:
+    """A table code holder probing board 5 before it is played (a troel line for deal 5 on an empty sheet) learns
+    that the deal is out of sequence, not who holds the aces: through saving, the preview and the API."""
+    from tournaments.services.preview import preview_deal
+
+    put_board(round_, make_board(5, {"AC": 1, "AD": 1, "AH": 1, "AS": 2}))
+    sheet = first_sheet(round_)
+    probe = troel([0, 3], deal=5)
+    saving = refused(sheet, probe)
+    previewed = preview_deal(sheet, probe)
+    assert saving.codes and not saving.codes & BOARD_CODES
+    assert previewed.errors and not {e.code for e in previewed.errors} & BOARD_CODES
+    assert refused(sheet, troel([0, 3])).codes == {"troel_without_three_aces"}  # deal 1, the next: its board speaks
+    with translation.override("en"):
+        texts = [person_message(e, names(sheet)) for e in [*saving.errors, *previewed.errors]]
+    assert texts and not any("ace" in text.lower() for text in texts)
+
+    api = APIClient()
+    api.credentials(HTTP_X_TABLE_CODE=sheet.captain_code)
+    response = api.post(f"{API}/sheets/{sheet.pk}/lines/", probe, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["errors"] and not {e["code"] for e in response.json()["errors"]} & BOARD_CODES
+    assert "ace" not in response.content.decode().lower()
+    assert not DealEntry.objects.filter(sheet=sheet).exists()
+
+
 def test_the_engine_s_complaints_come_with_the_board_s(round_: Round) -> None:
     sheet = first_sheet(round_)
     rejected = refused(sheet, {**troel([0, 3]), "tricks": 14})

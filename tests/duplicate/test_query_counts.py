@@ -82,8 +82,13 @@ def test_previewing_a_line_takes_the_same_queries_however_many_tables(
         preview = preview_deal(sheet, PASS_2)
     assert preview.valid
 
-    with django_assert_num_queries(PREVIEW_QUERIES - 1):  # a deal the round has no board for: no board to read
+    with django_assert_num_queries(PREVIEW_QUERIES - 2):  # a deal not reached yet: no board is read
         refused = preview_deal(sheet, {**PASS_2, "deal": 17})
+    assert [error.code for error in refused.errors] == ["deal_out_of_sequence"]
+
+    Board.objects.filter(round=round_).delete()
+    with django_assert_num_queries(PREVIEW_QUERIES - 1):  # the round has no board for the next deal: none to read
+        refused = preview_deal(sheet, PASS_2)
     assert [error.code for error in refused.errors] == ["no_board"]
 
 
@@ -144,8 +149,9 @@ def test_boards_no_relay_divides_are_played_in_order_at_every_table_by_the_pure_
 
 def test_a_line_off_its_board_is_refused_with_the_same_words_at_any_table_count() -> None:
     round_ = duplicate_round(6, "all_at_once")
+    Board.objects.filter(round=round_, number=1).delete()
     with pytest.raises(EntryRejected) as exc:
-        record_deal(sheet_of(round_, 6), {**PASS_1, "deal": 17})
+        record_deal(sheet_of(round_, 6), PASS_1)
     (error,) = exc.value.errors
     assert (error.code, error.field) == ("no_board", "deal")
-    assert error.message == "round 1 has no board 17: a duplicate deal is played from its board"
+    assert error.message == "round 1 has no board 1: a duplicate deal is played from its board"

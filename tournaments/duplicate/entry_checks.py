@@ -6,6 +6,10 @@ and with whom, the turned trump, who deals deal 1) is asked of the engine (``gam
 the round has no board for is refused. Problems come back the way every refused line does (``EntryRejected``), so
 the entry page, the API, the CSV import and offline sync all say the same; with them, the engine's own complaints
 about the line, so that whoever typed it sees everything at once.
+
+Only the deal the table is at, and the deals it has played, meet their boards. A line for a later deal is the
+engine's to refuse (out of sequence): checked against its board, its errors would tell whoever holds the table's
+code who was dealt three aces on a board not yet played, at this table or, in a relay, at the table before it.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ def refuse_off_board(sheet: ScoreSheet, line: Any, engine: SessionSheet) -> None
     deal = line.get("deal") if isinstance(line, dict) else None
     if not competition.duplicate or type(deal) is not int or deal < 1:
         return  # not duplicate, or no deal number: the engine says what is wrong with it
+    if deal > engine.next_deal:
+        return  # a deal the table has not reached: the engine refuses it, and its board's cards stay unsaid
     number = board_for_deal(table.round, table.number, deal)
     board = None if number is None else Board.objects.filter(round_id=table.round_id, number=number).first()
     if board is None:
