@@ -63,6 +63,13 @@ def preset_name(preset: str) -> str:
     return ", ".join(parts)
 
 
+def rule_set_name(name: str, preset: str) -> str:
+    """A rule set's own name with the preset it starts from: "Spring rules (IWWA)". A name that already says its
+    preset ("IWWA (duplicate demo)") is not followed by it a second time."""
+    said = preset_name(preset)
+    return name if said.casefold() in name.casefold() else f"{name} ({said})"
+
+
 def preset_choice(preset: str) -> str:
     """A rule set to choose in a form: its name and what sets it apart."""
     known = PRESET_NAMES.get(preset)

@@ -56,11 +56,11 @@ def refuse_off_board(sheet: ScoreSheet, line: Any, engine: SessionSheet) -> None
     raise EntryRejected(_with_engine_errors(problems, line, engine))
 
 
-def _with_engine_errors(problems: list[FieldError], line: Any, engine: Any) -> list[FieldError]:
+def _with_engine_errors(problems: list[FieldError], line: Any, engine: SessionSheet) -> list[FieldError]:
     """The engine's complaints about a new line first; the board's after them, on the fields the engine finds
     nothing wrong with (a troel line without declarers says so, not also that they lack the aces)."""
     own: list[FieldError] = []
-    if line.get("deal") == getattr(engine, "next_deal", None):
+    if line.get("deal") == engine.next_deal:
         try:
             engine.check(line)
         except InvalidLine as exc:
