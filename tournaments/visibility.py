@@ -7,6 +7,10 @@
 Those who manage the competition (``permissions.can_manage_competition``) read everything, whatever its visibility.
 A round's seating stays a draft, unseen by the public, until it is published.
 
+A duplicate round's lines (each table's deal by deal: contract, declarers, tricks) are for those who run it until
+the round is finalised: the same boards are still to be played at other tables, or later at the same one in a
+relay, and a line tells what a board holds (a troel, a miserie that makes). Totals and standings stay live.
+
 The same rule for many objects at once (``standings_visible_to``, ``results_visible_to``, ``rounds_visible_to``)
 is what the API's lists and details, its exports, the player pages, ratings and statistics filter by, so no path
 shows more than the pages do (tests/security/test_api_visibility_parity.py).
@@ -19,7 +23,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from tournaments.models import Competition, Penalty, Round
+from tournaments.models import Competition, Penalty, Round, ScoreSheet
 from tournaments.permissions import admin_club_ids, can_manage_competition
 
 
@@ -38,6 +42,19 @@ class Access:
     def results(self) -> bool:
         """Round results, table sheets, and the competition's sessions on player pages."""
         return self.manages or self.competition.visibility == Competition.Visibility.EVERYTHING
+
+    def lines(self, round_: Round) -> bool:
+        """The lines of ``round_``'s sheets (given ``results``): a duplicate round's once it is finalised."""
+        return self.manages or not lines_unsettled(self.competition, round_)
+
+
+def lines_unsettled(competition: Competition, round_: Round) -> bool:
+    """Whether ``round_``'s boards may still be played somewhere: a duplicate round not yet finalised."""
+    return competition.duplicate and round_.status != Round.Status.FINALISED
+
+
+# the sheets whose lines only those who run the competition read (``lines_unsettled`` for many at once)
+UNSETTLED_LINES = Q(table__round__competition__duplicate=True) & ~Q(table__round__status=Round.Status.FINALISED)
 
 
 def access(user: Any, competition: Competition) -> Access:
@@ -103,6 +120,18 @@ def rounds_visible_to(user: Any) -> QuerySet[Round]:
     if managed is None:
         return Round.objects.filter(published)
     return Round.objects.filter(published | Q(competition__in=Competition.objects.filter(managed)))
+
+
+def sheets_visible_to(user: Any) -> QuerySet[ScoreSheet]:
+    """The sheets whose lines ``user`` may read, as the sheet page shows them: of ``rounds_visible_to``, and of a
+    duplicate round only once it is finalised, unless they run the competition."""
+    sheets = ScoreSheet.objects.filter(table__round__in=rounds_visible_to(user))
+    if _is_superuser(user):
+        return sheets
+    managed = _managed(user)
+    if managed is None:
+        return sheets.exclude(UNSETTLED_LINES)
+    return sheets.exclude(UNSETTLED_LINES & ~Q(table__round__competition__in=Competition.objects.filter(managed)))
 
 
 def penalties_visible_to(user: Any) -> QuerySet[Penalty]:

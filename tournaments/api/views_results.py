@@ -79,9 +79,8 @@ class ScoreSheetViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     idempotent_atomic = frozenset({"add_line"})  # key, line and stored response: one commit per line
 
     def get_queryset(self) -> QuerySet[ScoreSheet]:
-        visible = visibility.rounds_visible_to(self.request.user)  # the sheet page's rule
         return (
-            ScoreSheet.objects.filter(table__round__in=visible)
+            visibility.sheets_visible_to(self.request.user)  # the sheet page's rule for its lines
             .select_related("table__round")
             .prefetch_related("entries")
             .order_by("pk")

@@ -208,6 +208,7 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
     seats = selectors.shown_seats(sheet, full_names=seen.manages)
     lines = selectors.sheet_lines(sheet, selectors.seat_names(seats))
     totals = lines[-1].running if lines else []
+    lines_shown = seen.lines(round_)
     response = render(
         request,
         "sheet.html",
@@ -215,9 +216,9 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
             "competition": seen.competition,
             "sheet": sheet,
             "seats": seats,
-            "lines": lines,
+            "lines": lines if lines_shown else None,  # a duplicate round's boards: still to be played elsewhere
             "totals": [(seat, totals[seat.position] if seat.position < len(totals) else None) for seat in seats],
-            "reviews": selectors_entry.sheet_reviews(sheet),
+            "reviews": selectors_entry.sheet_reviews(sheet) if lines_shown else [],
             "can_enter": seen.manages,
             "manages": seen.manages,  # who entered each version: their account names, for those who run it
         },

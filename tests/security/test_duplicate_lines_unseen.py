@@ -1,0 +1,201 @@
+"""A duplicate round's lines stay with those who run it until the round is finalised.
+
+Every table plays the same boards, at once or in turn (a relay), so a line one table has entered tells another
+what a board still to be played holds: that seat 2 went alone, that a miserie was made. The public sheet page of
+another table, the API's sheets and their exports all read lines; ``tournaments.visibility`` hides them from
+everyone who does not run the competition until the round is finalised (totals and standings stay live).
+
+The doors are not listed by hand: every GET route of the URL conf (pages, API, admin) is opened with every
+object of the world in its address, by the public, a table-code holder of another table and another club's
+administrator, and none may answer with the line (its note, or its text as the sheet page reads it). The same
+walk, by the organiser and after the round is finalised, finds it, so the walk reaches the doors it checks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, seated_competition
+from tournaments.models import Board, Competition, DealEntry, Round, ScoreSheet
+from tournaments.services.entry import record_deal
+from tournaments.services.rounds import finalise_round
+
+pytestmark = pytest.mark.django_db
+
+NOTE = "seat two alone kept-from-table-2"
+LINE_TEXT = "Alleen — seat 2"  # the line as the sheet page says it (which does not show the note)
+LINE = {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [1], "tricks": 6, "note": NOTE}
+# a route's address parts and what fills them; a route with any other part is left out (``UNFILLED``)
+NUMBERS = {"number": 1, "round_number": 1, "table_number": 1, "board_number": 1, "deal": 1}
+IDS = ("pk", "object_id", "id", "player_id")
+# routes whose address holds a part no object of the world fills, and why they hold no line
+UNFILLED = {
+    "admin:view_on_site": "a redirect to an object's own page, which the walk opens itself",
+    "admin:app_list": "the admin's list of an app's models",
+    "admin:admin/(?P<url>.*)$": "the admin's answer to an address it does not know",
+    "api/v1/^(?:.*/)?$": "the API's JSON 404 for an address it does not know",
+    "ruleset-score-preset": "scores a line under a preset the engine ships: no competition's lines",
+}
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@dataclass
+class World:
+    competition: Competition  # public with its results, duplicate, round 1 in play at two tables
+    sheet: ScoreSheet  # table 1's, with the line
+    other: ScoreSheet  # table 2's, empty
+    organiser: Any
+    other_admin: Any
+
+    def ids(self) -> set[int]:
+        """Every object an address may name: the competition, its club, round, tables, sheets, lines, board and
+        the players of table 1."""
+        round_ = self.sheet.table.round
+        ids = {self.competition.pk, self.competition.club_id, round_.pk, self.sheet.pk, self.other.pk}
+        ids |= {self.sheet.table_id, self.other.table_id}
+        ids |= set(DealEntry.objects.filter(sheet=self.sheet).values_list("pk", flat=True))
+        ids |= set(Board.objects.filter(round=round_, number=1).values_list("pk", flat=True))
+        ids |= set(self.sheet.table.seats.values_list("player_id", flat=True))
+        return ids
+
+
+@pytest.fixture
+def world() -> World:
+    competition = seated_competition(players=8, club=ClubFactory(), duplicate=True, name="Relay Cup")
+    assert competition.visibility == Competition.Visibility.EVERYTHING and competition.is_public
+    organiser = UserFactory(username="director")
+    competition.organisers.add(organiser)
+    other_admin = UserFactory(username="otheradmin", is_staff=True)
+    MembershipFactory(club=ClubFactory(), player=PlayerFactory(user=other_admin), is_admin=True)
+    sheets = ScoreSheet.objects.filter(table__round__competition=competition).order_by("table__number")
+    sheet, other = sheets
+    record_deal(sheet, LINE, by=organiser)
+    return World(competition, sheet, other, organiser, other_admin)
+
+
+def _routes(patterns: list[Any], prefix: str = "") -> Iterator[tuple[str, str]]:
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            namespace = f"{pattern.namespace}:" if pattern.namespace else ""
+            for route, name in _routes(pattern.url_patterns, prefix + str(pattern.pattern)):
+                yield route, (namespace + name if name else name)
+        elif isinstance(pattern, URLPattern):
+            route = prefix + str(pattern.pattern)
+            yield route, pattern.name or route
+
+
+PART = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
+
+
+def addresses(world: World) -> tuple[list[str], set[str]]:
+    """Every GET address of the URL conf with the world's objects in it, and the routes left unfilled."""
+    slugs = (world.competition.slug, world.competition.club.slug)
+    found: list[str] = []
+    unfilled: set[str] = set()
+    for route, name in _routes(get_resolver().url_patterns):
+        parts = [a or b for a, b in PART.findall(route)]
+        if "format" in parts:
+            continue  # the API's ".json" twin of a route the walk opens
+        if any(p not in NUMBERS and p not in IDS and p != "slug" for p in parts):
+            unfilled.add(name)
+            continue
+        values: list[dict[str, str]] = [{}]
+        for part in dict.fromkeys(parts):
+            if part in NUMBERS:
+                choices = [str(NUMBERS[part])]
+            elif part == "slug":
+                choices = list(slugs)
+            else:
+                choices = [str(i) for i in sorted(world.ids())]
+            values = [{**v, part: c} for v in values for c in choices]
+        for value in values:
+            address = PART.sub(lambda m, value=value: value[m.group(1) or m.group(2)], route)
+            address = "/" + address.replace("^", "").replace("$", "").replace("\\.", ".").replace("/?", "/")
+            if re.search(r"[\\()\[\]{}*+?|^$]", address):
+                unfilled.add(name)
+                continue
+            found.append(address)
+            if address.startswith("/api/"):
+                found.append(address + "?fmt=csv")
+    return found, unfilled
+
+
+def client_of(world: World, role: str) -> Client:
+    if role == "table_2":  # a table-code holder: table 2's entry page opened with its code, and the code sent along
+        client = Client(HTTP_X_TABLE_CODE=world.other.captain_code)
+        entry = reverse("sheet-entry", args=[world.competition.slug, 1, 2])
+        assert client.get(entry, {"code": world.other.captain_code}).status_code == 302
+        return client
+    client = Client()
+    if role != "anonymous":
+        client.force_login(getattr(world, role))
+    return client
+
+
+def showing_the_line(client: Client, found: list[str]) -> list[str]:
+    shown = []
+    for address in found:
+        response = client.get(address)
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        if NOTE.encode() in body or LINE_TEXT.encode() in body:
+            shown.append(f"{address}: {response.status_code}")
+    return shown
+
+
+def test_every_route_is_filled_or_said_why_not(world: World) -> None:
+    found, unfilled = addresses(world)
+    assert len(found) > 200, "the walk found too few addresses"
+    assert unfilled == set(UNFILLED), f"routes the walk cannot fill: {sorted(unfilled - set(UNFILLED))}"
+
+
+@pytest.mark.parametrize("role", ["anonymous", "table_2", "other_admin"])
+def test_nobody_outside_reads_a_line_of_a_duplicate_round_in_play(world: World, role: str) -> None:
+    found, _ = addresses(world)
+    assert showing_the_line(client_of(world, role), found) == []
+
+
+def test_the_organiser_reads_the_line_on_the_page_the_api_and_its_exports(world: World) -> None:
+    found, _ = addresses(world)
+    shown = showing_the_line(client_of(world, "organiser"), found)
+    sheet = reverse("sheet", args=[world.competition.slug, 1, 1])
+    expected = [sheet, f"/api/v1/sheets/{world.sheet.pk}/", f"/api/v1/sheets/{world.sheet.pk}/export/"]
+    for address in expected:
+        assert f"{address}: 200" in shown, shown
+    assert f"/api/v1/sheets/{world.sheet.pk}/export/?fmt=csv: 200" in shown
+
+
+def test_once_the_round_is_finalised_everyone_reads_it(world: World) -> None:
+    Round.objects.filter(pk=world.sheet.table.round_id).update(status=Round.Status.COMPLETE)
+    finalise_round(Round.objects.get(pk=world.sheet.table.round_id), by=world.organiser)
+    found, _ = addresses(world)
+    shown = showing_the_line(client_of(world, "anonymous"), found)
+    assert f"{reverse('sheet', args=[world.competition.slug, 1, 1])}: 200" in shown
+    assert f"/api/v1/sheets/{world.sheet.pk}/: 200" in shown
+
+
+def test_the_sheet_page_says_why_its_lines_wait_in_each_language(world: World) -> None:
+    sheet = reverse("sheet", args=[world.competition.slug, 1, 1])
+    said = {
+        "en": "The deals are shown once the round is finalised: other tables are still playing these boards.",
+        "nl": "Spel per spel verschijnt zodra de ronde afgesloten is: aan andere tafels worden deze borden nog "
+        "gespeeld.",
+        "fr": "Le détail donne par donne s'affiche à la clôture de la manche : d'autres tables jouent encore "
+        "ces étuis.",
+    }
+    for language, text in said.items():
+        client = Client()
+        client.cookies["django_language"] = language
+        body = client.get(sheet).content.decode()
+        assert text in body.replace("&#x27;", "'"), language
+        assert NOTE not in body and "Alleen" not in body
