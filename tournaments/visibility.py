@@ -7,9 +7,10 @@
 Those who manage the competition (``permissions.can_manage_competition``) read everything, whatever its visibility.
 A round's seating stays a draft, unseen by the public, until it is published.
 
-A duplicate round's lines (each table's deal by deal: contract, declarers, tricks) are for those who run it until
-the round is finalised: the same boards are still to be played at other tables, or later at the same one in a
-relay, and a line tells what a board holds (a troel, a miserie that makes). Totals and standings stay live.
+A duplicate round's scores (each table's lines, deal by deal, and its players' totals) are for those who run it
+until the round is finalised: the same boards are still to be played at other tables, or later in a relay, and a
+line tells what a board holds (a troel, a miserie that makes), as does a total after its first deal. The
+standings stay live: they compare the tables that have played a board, as live results do in bridge.
 
 The same rule for many objects at once (``standings_visible_to``, ``results_visible_to``, ``rounds_visible_to``)
 is what the API's lists and details, its exports, the player pages, ratings and statistics filter by, so no path
@@ -43,18 +44,18 @@ class Access:
         """Round results, table sheets, and the competition's sessions on player pages."""
         return self.manages or self.competition.visibility == Competition.Visibility.EVERYTHING
 
-    def lines(self, round_: Round) -> bool:
-        """The lines of ``round_``'s sheets (given ``results``): a duplicate round's once it is finalised."""
-        return self.manages or not lines_unsettled(self.competition, round_)
+    def scores(self, round_: Round) -> bool:
+        """The lines and totals of ``round_``'s sheets (given ``results``): a duplicate round's once finalised."""
+        return self.manages or not scores_unsettled(self.competition, round_)
 
 
-def lines_unsettled(competition: Competition, round_: Round) -> bool:
+def scores_unsettled(competition: Competition, round_: Round) -> bool:
     """Whether ``round_``'s boards may still be played somewhere: a duplicate round not yet finalised."""
     return competition.duplicate and round_.status != Round.Status.FINALISED
 
 
-# the sheets whose lines only those who run the competition read (``lines_unsettled`` for many at once)
-UNSETTLED_LINES = Q(table__round__competition__duplicate=True) & ~Q(table__round__status=Round.Status.FINALISED)
+# the sheets whose scores only those who run the competition read (``scores_unsettled`` for many at once)
+UNSETTLED_SCORES = Q(table__round__competition__duplicate=True) & ~Q(table__round__status=Round.Status.FINALISED)
 
 
 def access(user: Any, competition: Competition) -> Access:
@@ -123,15 +124,15 @@ def rounds_visible_to(user: Any) -> QuerySet[Round]:
 
 
 def sheets_visible_to(user: Any) -> QuerySet[ScoreSheet]:
-    """The sheets whose lines ``user`` may read, as the sheet page shows them: of ``rounds_visible_to``, and of a
+    """The sheets whose scores ``user`` may read, as the sheet page shows them: of ``rounds_visible_to``, and of a
     duplicate round only once it is finalised, unless they run the competition."""
     sheets = ScoreSheet.objects.filter(table__round__in=rounds_visible_to(user))
     if _is_superuser(user):
         return sheets
     managed = _managed(user)
     if managed is None:
-        return sheets.exclude(UNSETTLED_LINES)
-    return sheets.exclude(UNSETTLED_LINES & ~Q(table__round__competition__in=Competition.objects.filter(managed)))
+        return sheets.exclude(UNSETTLED_SCORES)
+    return sheets.exclude(UNSETTLED_SCORES & ~Q(table__round__competition__in=Competition.objects.filter(managed)))
 
 
 def penalties_visible_to(user: Any) -> QuerySet[Penalty]:

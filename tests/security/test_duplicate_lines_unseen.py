@@ -1,9 +1,10 @@
-"""A duplicate round's lines stay with those who run it until the round is finalised.
+"""A duplicate round's scores stay with those who run it until the round is finalised.
 
 Every table plays the same boards, at once or in turn (a relay), so a line one table has entered tells another
-what a board still to be played holds: that seat 2 went alone, that a miserie was made. The public sheet page of
-another table, the API's sheets and their exports all read lines; ``tournaments.visibility`` hides them from
-everyone who does not run the competition until the round is finalised (totals and standings stay live).
+what a board still to be played holds: that seat 2 went alone, that a miserie was made; a total after the first
+deal says as much. The sheet pages, the round page, the player pages, the API's sheets and their exports all read
+them; ``tournaments.visibility`` keeps them from everyone who does not run the competition until the round is
+finalised (the standings stay live).
 
 The doors are not listed by hand: every GET route of the URL conf (pages, API, admin) is opened with every
 object of the world in its address, by the public, a table-code holder of another table and another club's
@@ -184,18 +185,48 @@ def test_once_the_round_is_finalised_everyone_reads_it(world: World) -> None:
     assert f"/api/v1/sheets/{world.sheet.pk}/: 200" in shown
 
 
-def test_the_sheet_page_says_why_its_lines_wait_in_each_language(world: World) -> None:
-    sheet = reverse("sheet", args=[world.competition.slug, 1, 1])
-    said = {
-        "en": "The deals are shown once the round is finalised: other tables are still playing these boards.",
-        "nl": "Spel per spel verschijnt zodra de ronde afgesloten is: aan andere tafels worden deze borden nog "
-        "gespeeld.",
-        "fr": "Le détail donne par donne s'affiche à la clôture de la manche : d'autres tables jouent encore "
-        "ces étuis.",
-    }
-    for language, text in said.items():
-        client = Client()
-        client.cookies["django_language"] = language
-        body = client.get(sheet).content.decode()
-        assert text in body.replace("&#x27;", "'"), language
-        assert NOTE not in body and "Alleen" not in body
+SAID = {
+    "en": "The scores are shown once the round is finalised: other tables are still playing these boards.",
+    "nl": "De scores verschijnen zodra de ronde afgesloten is: aan andere tafels worden deze borden nog gespeeld.",
+    "fr": "Les scores s'affichent à la clôture de la manche : d'autres tables jouent encore ces étuis.",
+}
+DECLARERS_TOTAL = '<td class="num">9</td>'  # seat 2's points for going alone and making six tricks
+
+
+def read(address: str, client: Client | None = None, language: str = "en") -> str:
+    client = client or Client()
+    client.cookies["django_language"] = language
+    response = client.get(address)
+    assert response.status_code == 200, address
+    return response.content.decode().replace("&#x27;", "'")
+
+
+@pytest.mark.parametrize("language", sorted(SAID))
+def test_the_sheet_and_round_pages_say_why_the_scores_wait(world: World, language: str) -> None:
+    for address in (
+        reverse("sheet", args=[world.competition.slug, 1, 1]),
+        reverse("round", args=[world.competition.slug, 1]),
+    ):
+        body = read(address, language=language)
+        assert SAID[language] in body, address
+        assert NOTE not in body and "Alleen" not in body and DECLARERS_TOTAL not in body, address
+
+
+def test_the_round_page_shows_how_far_each_table_is_but_not_its_points(world: World) -> None:
+    address = reverse("round", args=[world.competition.slug, 1])
+    public = read(address)
+    assert "1 of 16 deals" in public and "0 of 16 deals" in public
+    assert DECLARERS_TOTAL not in public
+    assert DECLARERS_TOTAL in read(address, client_of(world, "organiser"))
+    assert SAID["en"] not in read(address, client_of(world, "organiser"))
+
+
+def test_a_player_page_counts_the_session_once_the_round_is_finalised(world: World) -> None:
+    declarer = world.sheet.table.seats.get(position=1).player
+    address = reverse("player", args=[declarer.pk])
+    assert "No sessions yet." in read(address)
+    assert "1 session played." in read(address, client_of(world, "organiser"))
+    Round.objects.filter(pk=world.sheet.table.round_id).update(status=Round.Status.COMPLETE)
+    finalise_round(Round.objects.get(pk=world.sheet.table.round_id), by=world.organiser)
+    assert "1 session played." in read(address)
+    assert DECLARERS_TOTAL in read(reverse("round", args=[world.competition.slug, 1]))

@@ -127,19 +127,19 @@ class TableResult:
         return self.sheet.state not in SETTLED
 
 
-def round_results(round_: Round, *, full_names: bool) -> list[TableResult]:
-    """Each table of a round with its players in seat order and their session totals (``SeatResult``).
+def round_results(round_: Round, *, full_names: bool, scores: bool = True) -> list[TableResult]:
+    """Each table of a round with its players in seat order and, with ``scores``, their session totals
+    (``SeatResult``; ``tournaments.visibility.Access.scores``).
 
     Four queries whatever the size of the round.
     """
     seats: dict[int, list[Seat]] = {}
     for seat in Seat.objects.filter(round=round_).select_related("player").order_by("position"):
         seats.setdefault(seat.table_id, []).append(seat)
+    results = SeatResult.objects.filter(sheet__table__round=round_) if scores else SeatResult.objects.none()
     points = {
         (table_id, position): total
-        for table_id, position, total in SeatResult.objects.filter(sheet__table__round=round_).values_list(
-            "sheet__table_id", "position", "points"
-        )
+        for table_id, position, total in results.values_list("sheet__table_id", "position", "points")
     }
     deals = dict(
         DealEntry.objects.filter(sheet__table__round=round_, is_current=True)
@@ -399,16 +399,19 @@ class PlayerPage:
     points_per_deal: float
 
 
-def player_page(player: Player, competitions: QuerySet[Competition]) -> PlayerPage:
+def player_page(player: Player, competitions: QuerySet[Competition], sheets: QuerySet[ScoreSheet]) -> PlayerPage:
     """A player's sessions, points and contract statistics in ``competitions`` (those whose results the viewer may
-    read: ``tournaments.visibility.results_visible_to``), oldest first, and their rating history.
+    read: ``tournaments.visibility.results_visible_to``), oldest first, and their rating history. A session counts
+    only at one of ``sheets`` (whose scores the viewer may read: ``sheets_visible_to``).
 
     Four queries however many sessions: sessions, statistics and the rating history each come in one.
     """
     rating = Rating.objects.filter(player=player).first()
     history = [ordinal for _, ordinal in rating_history(player.pk)] if rating else []
     results = (
-        SeatResult.objects.filter(player=player, deals__gt=0, sheet__table__round__competition__in=competitions)
+        SeatResult.objects.filter(
+            player=player, deals__gt=0, sheet__table__round__competition__in=competitions, sheet__in=sheets
+        )
         .select_related("sheet__table__round__competition")
         .order_by(
             F("sheet__table__round__competition__starts_on").asc(nulls_last=True),

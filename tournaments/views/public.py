@@ -26,7 +26,7 @@ from tournaments.selectors import entry as selectors_entry
 from tournaments.selectors import public as selectors
 from tournaments.services.privacy import sees_full_name
 from tournaments.standings_table import standings_table
-from tournaments.visibility import Access, access, results_visible_to
+from tournaments.visibility import Access, access, results_visible_to, sheets_visible_to
 
 POLL_SECONDS = 5  # how often the competition and round pages ask for fresh standings and tables
 STOP_POLLING = 286  # htmx stops a poll that answers this
@@ -179,7 +179,8 @@ def round_detail(request: HttpRequest, slug: str, round_number: int) -> HttpResp
     context = {
         "competition": seen.competition,
         "round": round_,
-        "tables": selectors.round_results(round_, full_names=seen.manages),
+        "tables": selectors.round_results(round_, full_names=seen.manages, scores=seen.scores(round_)),
+        "scores_wait": not seen.scores(round_),
         "manages": seen.manages,
         "live": in_play,
         "poll_seconds": POLL_SECONDS,
@@ -208,7 +209,7 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
     seats = selectors.shown_seats(sheet, full_names=seen.manages)
     lines = selectors.sheet_lines(sheet, selectors.seat_names(seats))
     totals = lines[-1].running if lines else []
-    lines_shown = seen.lines(round_)
+    scores = seen.scores(round_)
     response = render(
         request,
         "sheet.html",
@@ -216,9 +217,11 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
             "competition": seen.competition,
             "sheet": sheet,
             "seats": seats,
-            "lines": lines if lines_shown else None,  # a duplicate round's boards: still to be played elsewhere
-            "totals": [(seat, totals[seat.position] if seat.position < len(totals) else None) for seat in seats],
-            "reviews": selectors_entry.sheet_reviews(sheet) if lines_shown else [],
+            "lines": lines if scores else None,  # a duplicate round's boards: still to be played elsewhere
+            "totals": [
+                (seat, totals[seat.position] if scores and seat.position < len(totals) else None) for seat in seats
+            ],
+            "reviews": selectors_entry.sheet_reviews(sheet) if scores else [],
             "can_enter": seen.manages,
             "manages": seen.manages,  # who entered each version: their account names, for those who run it
         },
@@ -239,7 +242,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "player.html",
         {
-            "page": selectors.player_page(player, results_visible_to(request.user)),
+            "page": selectors.player_page(player, results_visible_to(request.user), sheets_visible_to(request.user)),
             "full_names": sees_full_name(request.user, player),
         },
     )
