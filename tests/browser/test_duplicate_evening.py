@@ -1,7 +1,8 @@
 """Issue 19's evening in a browser: an organiser creates a duplicate competition by keyboard, prints the hand
 records and takes the PBN file; three tables enter their first board by keyboard on phones (one table in Dutch,
 and a troel the board's cards refuse is answered in words); when the round is over, the board page shows every
-table's result on the board beside the solver's table and the par, and the standings rank by matchpoints."""
+table's result on the board beside the solver's table and the par, and the standings rank by matchpoints. While
+the boards are played, a player reads the round's progress on a phone but no table's scores."""
 
 from __future__ import annotations
 
@@ -111,6 +112,23 @@ def test_a_duplicate_evening_from_the_new_competition_to_the_board_pages(
         shoot(phone, f"duplicate-entry-{language}")
         phone.context.close()
     assert DealEntry.objects.filter(sheet__table__round=round_, deal_number=1).count() == 3
+
+    # a player of table 3 reads the round on a phone in French while the boards are played: how far each table
+    # is, but no points, no lines, and why
+    spectator = new_page(browser, live_server, PHONE)
+    spectator.context.add_cookies([{"name": "django_language", "value": "fr", "url": live_server.url}])
+    spectator.goto(reverse("round", args=[SLUG, 1]))
+    expect(spectator.locator("#scores-wait")).to_contain_text("d'autres tables jouent encore ces étuis")
+    tables = spectator.locator("#tables").inner_text()
+    assert tables.count("1 donne sur 16") == 3 and tables.count("\t–") == 12, tables
+    assert not re.search(r"\t-?\d+$", tables, re.M), tables  # no player's points
+    assert sideways_overflow(spectator) <= 1
+    spectator.locator("#table-1 a").click()
+    expect(spectator.locator("#scores-wait")).to_be_visible()
+    assert spectator.locator("table.sheet").count() == 0
+    assert_accessible(spectator, context="duplicate round in play, phone")
+    shoot(spectator, "duplicate-round-in-play-fr")
+    spectator.context.close()
 
     # the rest of the evening, as the tables would type it; the organiser confirms and finalises
     for sheet in sheets:
