@@ -12,9 +12,10 @@ until the round is finalised: the same boards are still to be played at other ta
 line tells what a board holds (a troel, a miserie that makes), as does a total after its first deal. The
 standings stay live: they compare the tables that have played a board, as live results do in bridge.
 
-The same rule for many objects at once (``standings_visible_to``, ``results_visible_to``, ``rounds_visible_to``)
-is what the API's lists and details, its exports, the player pages, ratings and statistics filter by, so no path
-shows more than the pages do (tests/security/test_api_visibility_parity.py).
+The same rule for many objects at once (``standings_visible_to``, ``results_visible_to``, ``rounds_visible_to``,
+``sheets_visible_to``, ``statistics_visible_to``) is what the API's lists and details, its exports, the player
+pages, ratings and statistics filter by, so no path shows more than the pages do
+(tests/security/test_api_visibility_parity.py, tests/security/test_duplicate_lines_unseen.py).
 """
 
 from __future__ import annotations
@@ -116,7 +117,10 @@ def rounds_visible_to(user: Any) -> QuerySet[Round]:
     """
     if _is_superuser(user):
         return Round.objects.all()
-    managed = _managed(user)  # asked once: it reads the user's clubs
+    return _rounds_visible(_managed(user))
+
+
+def _rounds_visible(managed: Q | None) -> QuerySet[Round]:
     published = Q(competition__in=_visible(PUBLIC_RESULTS, managed)) & ~Q(status=Round.Status.DRAFT)
     if managed is None:
         return Round.objects.filter(published)
@@ -126,13 +130,26 @@ def rounds_visible_to(user: Any) -> QuerySet[Round]:
 def sheets_visible_to(user: Any) -> QuerySet[ScoreSheet]:
     """The sheets whose scores ``user`` may read, as the sheet page shows them: of ``rounds_visible_to``, and of a
     duplicate round only once it is finalised, unless they run the competition."""
-    sheets = ScoreSheet.objects.filter(table__round__in=rounds_visible_to(user))
     if _is_superuser(user):
-        return sheets
-    managed = _managed(user)
+        return ScoreSheet.objects.all()
+    managed = _managed(user)  # asked once: it reads the user's clubs
+    sheets = ScoreSheet.objects.filter(table__round__in=_rounds_visible(managed))
     if managed is None:
         return sheets.exclude(UNSETTLED_SCORES)
     return sheets.exclude(UNSETTLED_SCORES & ~Q(table__round__competition__in=Competition.objects.filter(managed)))
+
+
+def statistics_visible_to(user: Any) -> QuerySet[Competition]:
+    """The competitions whose players' contract statistics ``user`` may read: ``results_visible_to``, but not a
+    duplicate competition with a round in play unless they run it (its counts move deal by deal, as its totals)."""
+    if _is_superuser(user):
+        return Competition.objects.all()
+    managed = _managed(user)
+    competitions = _visible(PUBLIC_RESULTS, managed)
+    playing = [status for status in Round.Status if status not in (Round.Status.DRAFT, Round.Status.FINALISED)]
+    in_play = Competition.objects.filter(duplicate=True, rounds__status__in=playing)
+    hidden = in_play if managed is None else in_play.exclude(managed)
+    return competitions.exclude(pk__in=hidden.values("pk"))
 
 
 def penalties_visible_to(user: Any) -> QuerySet[Penalty]:

@@ -23,6 +23,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from scoring.services import recompute_statistics
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, seated_competition
 from tournaments.models import Board, Competition, DealEntry, Round, ScoreSheet
 from tournaments.services.entry import record_deal
@@ -230,3 +231,15 @@ def test_a_player_page_counts_the_session_once_the_round_is_finalised(world: Wor
     finalise_round(Round.objects.get(pk=world.sheet.table.round_id), by=world.organiser)
     assert "1 session played." in read(address)
     assert DECLARERS_TOTAL in read(reverse("round", args=[world.competition.slug, 1]))
+
+
+def test_a_player_page_counts_the_contracts_once_the_round_is_finalised(world: World) -> None:
+    """The counts move deal by deal: going alone once more says what the player's last board held."""
+    recompute_statistics(world.competition.pk, full=True)
+    declarer = world.sheet.table.seats.get(position=1).player
+    address = reverse("player", args=[declarer.pk])
+    assert "Alleen" not in read(address)
+    assert "Alleen" in read(address, client_of(world, "organiser"))
+    Round.objects.filter(pk=world.sheet.table.round_id).update(status=Round.Status.COMPLETE)
+    finalise_round(Round.objects.get(pk=world.sheet.table.round_id), by=world.organiser)
+    assert "Alleen" in read(address)

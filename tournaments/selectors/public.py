@@ -399,19 +399,17 @@ class PlayerPage:
     points_per_deal: float
 
 
-def player_page(player: Player, competitions: QuerySet[Competition], sheets: QuerySet[ScoreSheet]) -> PlayerPage:
-    """A player's sessions, points and contract statistics in ``competitions`` (those whose results the viewer may
-    read: ``tournaments.visibility.results_visible_to``), oldest first, and their rating history. A session counts
-    only at one of ``sheets`` (whose scores the viewer may read: ``sheets_visible_to``).
+def player_page(player: Player, sheets: QuerySet[ScoreSheet], competitions: QuerySet[Competition]) -> PlayerPage:
+    """A player's sessions and points at ``sheets`` (those whose scores the viewer may read:
+    ``tournaments.visibility.sheets_visible_to``), oldest first, their contract statistics in ``competitions``
+    (``statistics_visible_to``), and their rating history.
 
     Four queries however many sessions: sessions, statistics and the rating history each come in one.
     """
     rating = Rating.objects.filter(player=player).first()
     history = [ordinal for _, ordinal in rating_history(player.pk)] if rating else []
     results = (
-        SeatResult.objects.filter(
-            player=player, deals__gt=0, sheet__table__round__competition__in=competitions, sheet__in=sheets
-        )
+        SeatResult.objects.filter(player=player, deals__gt=0, sheet__in=sheets)
         .select_related("sheet__table__round__competition")
         .order_by(
             F("sheet__table__round__competition__starts_on").asc(nulls_last=True),

@@ -26,7 +26,7 @@ from tournaments.selectors import entry as selectors_entry
 from tournaments.selectors import public as selectors
 from tournaments.services.privacy import sees_full_name
 from tournaments.standings_table import standings_table
-from tournaments.visibility import Access, access, results_visible_to, sheets_visible_to
+from tournaments.visibility import Access, access, sheets_visible_to, statistics_visible_to
 
 POLL_SECONDS = 5  # how often the competition and round pages ask for fresh standings and tables
 STOP_POLLING = 286  # htmx stops a poll that answers this
@@ -242,7 +242,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "player.html",
         {
-            "page": selectors.player_page(player, results_visible_to(request.user), sheets_visible_to(request.user)),
+            "page": selectors.player_page(player, sheets_visible_to(request.user), statistics_visible_to(request.user)),
             "full_names": sees_full_name(request.user, player),
         },
     )
