@@ -243,3 +243,12 @@ def test_a_player_page_counts_the_contracts_once_the_round_is_finalised(world: W
     Round.objects.filter(pk=world.sheet.table.round_id).update(status=Round.Status.COMPLETE)
     finalise_round(Round.objects.get(pk=world.sheet.table.round_id), by=world.organiser)
     assert "Alleen" in read(address)
+
+
+def test_a_table_still_reads_its_own_lines_on_its_entry_page_and_with_its_code(world: World) -> None:
+    table = Client(HTTP_X_TABLE_CODE=world.sheet.captain_code)
+    entry = reverse("sheet-entry", args=[world.competition.slug, 1, 1])
+    page = table.get(entry, {"code": world.sheet.captain_code}, follow=True)
+    assert page.status_code == 200 and LINE_TEXT in page.content.decode()
+    assert NOTE in table.get(f"/api/v1/sheets/{world.sheet.pk}/").content.decode()
+    assert NOTE in table.get(f"/api/v1/sheets/{world.sheet.pk}/export/?fmt=csv").content.decode()
