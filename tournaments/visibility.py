@@ -55,10 +55,6 @@ def scores_unsettled(competition: Competition, round_: Round) -> bool:
     return competition.duplicate and round_.status != Round.Status.FINALISED
 
 
-# the sheets whose scores only those who run the competition read (``scores_unsettled`` for many at once)
-UNSETTLED_SCORES = Q(table__round__competition__duplicate=True) & ~Q(table__round__status=Round.Status.FINALISED)
-
-
 def access(user: Any, competition: Competition) -> Access:
     return Access(competition, can_manage_competition(user, competition))
 
@@ -134,9 +130,7 @@ def sheets_visible_to(user: Any) -> QuerySet[ScoreSheet]:
         return ScoreSheet.objects.all()
     managed = _managed(user)  # asked once: it reads the user's clubs
     sheets = ScoreSheet.objects.filter(table__round__in=_rounds_visible(managed))
-    if managed is None:
-        return sheets.exclude(UNSETTLED_SCORES)
-    return sheets.exclude(UNSETTLED_SCORES & ~Q(table__round__competition__in=Competition.objects.filter(managed)))
+    return sheets.exclude(table__round__in=_unsettled_rounds(managed))
 
 
 def statistics_visible_to(user: Any) -> QuerySet[Competition]:
@@ -145,11 +139,16 @@ def statistics_visible_to(user: Any) -> QuerySet[Competition]:
     if _is_superuser(user):
         return Competition.objects.all()
     managed = _managed(user)
-    competitions = _visible(PUBLIC_RESULTS, managed)
-    playing = [status for status in Round.Status if status not in (Round.Status.DRAFT, Round.Status.FINALISED)]
-    in_play = Competition.objects.filter(duplicate=True, rounds__status__in=playing)
-    hidden = in_play if managed is None else in_play.exclude(managed)
-    return competitions.exclude(pk__in=hidden.values("pk"))
+    return _visible(PUBLIC_RESULTS, managed).exclude(rounds__in=_unsettled_rounds(managed))
+
+
+def _unsettled_rounds(managed: Q | None) -> QuerySet[Round]:
+    """The duplicate rounds in play whose scores a viewer waits for (``scores_unsettled`` for many at once): of the
+    competitions they do not run (``managed``)."""
+    rounds = Round.objects.filter(competition__duplicate=True).exclude(
+        status__in=(Round.Status.DRAFT, Round.Status.FINALISED)
+    )
+    return rounds if managed is None else rounds.exclude(competition__in=Competition.objects.filter(managed))
 
 
 def penalties_visible_to(user: Any) -> QuerySet[Penalty]:

@@ -176,11 +176,12 @@ def round_detail(request: HttpRequest, slug: str, round_number: int) -> HttpResp
     seen = _access(request, slug, results=True)
     round_ = _round(seen, round_number)
     in_play = seen.competition.closed_at is None and round_.status != Round.Status.FINALISED
+    scores = seen.scores(round_)  # a duplicate round's: once it is finalised
     context = {
         "competition": seen.competition,
         "round": round_,
-        "tables": selectors.round_results(round_, full_names=seen.manages, scores=seen.scores(round_)),
-        "scores_wait": not seen.scores(round_),
+        "tables": selectors.round_results(round_, full_names=seen.manages, scores=scores),
+        "scores_wait": not scores,
         "manages": seen.manages,
         "live": in_play,
         "poll_seconds": POLL_SECONDS,
