@@ -50,9 +50,13 @@ class Access:
         return self.manages or not scores_unsettled(self.competition, round_)
 
 
+# a round with no scores yet (a draft seating) or whose every board is played (finalised)
+SCORES_SETTLED = (Round.Status.DRAFT, Round.Status.FINALISED)
+
+
 def scores_unsettled(competition: Competition, round_: Round) -> bool:
-    """Whether ``round_``'s boards may still be played somewhere: a duplicate round not yet finalised."""
-    return competition.duplicate and round_.status != Round.Status.FINALISED
+    """Whether ``round_``'s boards may still be played somewhere: a duplicate round in play, not yet finalised."""
+    return competition.duplicate and round_.status not in SCORES_SETTLED
 
 
 def access(user: Any, competition: Competition) -> Access:
@@ -145,9 +149,7 @@ def statistics_visible_to(user: Any) -> QuerySet[Competition]:
 def _unsettled_rounds(managed: Q | None) -> QuerySet[Round]:
     """The duplicate rounds in play whose scores a viewer waits for (``scores_unsettled`` for many at once): of the
     competitions they do not run (``managed``)."""
-    rounds = Round.objects.filter(competition__duplicate=True).exclude(
-        status__in=(Round.Status.DRAFT, Round.Status.FINALISED)
-    )
+    rounds = Round.objects.filter(competition__duplicate=True).exclude(status__in=SCORES_SETTLED)
     return rounds if managed is None else rounds.exclude(competition__in=Competition.objects.filter(managed))
 
 

@@ -208,9 +208,9 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
     round_.competition = seen.competition  # for the rule set, without reading it again
     sheet.table.round = round_
     seats = selectors.shown_seats(sheet, full_names=seen.manages)
-    lines = selectors.sheet_lines(sheet, selectors.seat_names(seats))
+    # a duplicate round's boards still to be played elsewhere: its lines and totals are not even read
+    lines = selectors.sheet_lines(sheet, selectors.seat_names(seats)) if seen.scores(round_) else None
     totals = lines[-1].running if lines else []
-    scores = seen.scores(round_)
     response = render(
         request,
         "sheet.html",
@@ -218,11 +218,9 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
             "competition": seen.competition,
             "sheet": sheet,
             "seats": seats,
-            "lines": lines if scores else None,  # a duplicate round's boards: still to be played elsewhere
-            "totals": [
-                (seat, totals[seat.position] if scores and seat.position < len(totals) else None) for seat in seats
-            ],
-            "reviews": selectors_entry.sheet_reviews(sheet) if scores else [],
+            "lines": lines,
+            "totals": [(seat, totals[seat.position] if seat.position < len(totals) else None) for seat in seats],
+            "reviews": [] if lines is None else selectors_entry.sheet_reviews(sheet),
             "can_enter": seen.manages,
             "manages": seen.manages,  # who entered each version: their account names, for those who run it
         },
