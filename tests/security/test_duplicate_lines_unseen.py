@@ -15,16 +15,16 @@ walk, by the organiser and after the round is finalised, finds it, so the walk r
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import get_resolver, reverse
 
 from scoring.services import recompute_statistics
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, seated_competition
+from tests.urlconf import routes
 from tournaments.models import Board, Competition, DealEntry, Round, ScoreSheet
 from tournaments.services.entry import record_deal
 from tournaments.services.rounds import finalise_round
@@ -41,7 +41,7 @@ IDS = ("pk", "object_id", "id", "player_id")
 UNFILLED = {
     "admin:view_on_site": "a redirect to an object's own page, which the walk opens itself",
     "admin:app_list": "the admin's list of an app's models",
-    "admin:admin/(?P<url>.*)$": "the admin's answer to an address it does not know",
+    "admin/(?P<url>.*)$": "the admin's answer to an address it does not know",
     "api/v1/^(?:.*/)?$": "the API's JSON 404 for an address it does not know",
     "ruleset-score-preset": "scores a line under a preset the engine ships: no competition's lines",
 }
@@ -86,17 +86,6 @@ def world() -> World:
     return World(competition, sheet, other, organiser, other_admin)
 
 
-def _routes(patterns: list[Any], prefix: str = "") -> Iterator[tuple[str, str]]:
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            namespace = f"{pattern.namespace}:" if pattern.namespace else ""
-            for route, name in _routes(pattern.url_patterns, prefix + str(pattern.pattern)):
-                yield route, (namespace + name if name else name)
-        elif isinstance(pattern, URLPattern):
-            route = prefix + str(pattern.pattern)
-            yield route, pattern.name or route
-
-
 PART = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
 
 
@@ -105,7 +94,8 @@ def addresses(world: World) -> tuple[list[str], set[str]]:
     slugs = (world.competition.slug, world.competition.club.slug)
     found: list[str] = []
     unfilled: set[str] = set()
-    for route, name in _routes(get_resolver().url_patterns):
+    for route, named in routes(get_resolver().url_patterns):
+        name = named or route  # an unnamed route is told by its path
         parts = [a or b for a, b in PART.findall(route)]
         if "format" in parts:
             continue  # the API's ".json" twin of a route the walk opens

@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import get_resolver, reverse
 
 from tests.factories import (
     ClubFactory,
@@ -39,6 +39,7 @@ from tests.factories import (
     seated_competition,
 )
 from tests.roles import make_roles
+from tests.urlconf import routes
 from tournaments.models import Competition, DealEntry, Player, Round, RuleSet, ScoreSheet
 from tournaments.services.entry import record_deal
 from tournaments.services.rounds import create_round
@@ -619,19 +620,6 @@ COVERED_ELSEWHERE = (
     "api/v1/",  # the API's own matrix: tests/api/test_permission_matrix.py
     "admin/",  # the admin's permissions (test_admin_scope.py); its index and login have rows here
 )
-
-
-def routes(patterns: list[Any], prefix: str = "", namespace: str = "") -> list[tuple[str, str]]:
-    """Every (path, name) the URL configuration serves, with namespaced names ("admin:index")."""
-    found: list[tuple[str, str]] = []
-    for pattern in patterns:
-        path = prefix + str(pattern.pattern)
-        if isinstance(pattern, URLResolver):
-            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
-            found.extend(routes(pattern.url_patterns, path, inner))
-        elif isinstance(pattern, URLPattern):
-            found.append((path, f"{namespace}{pattern.name}" if pattern.name else ""))
-    return found
 
 
 def test_every_page_route_has_a_row() -> None:
