@@ -8,8 +8,10 @@ finalised (the standings stay live).
 
 The doors are not listed by hand: every GET route of the URL conf (pages, API, admin) is opened with every
 object of the world in its address, by the public, a table-code holder of another table and another club's
-administrator, and none may answer with the line (its note, or its text as the sheet page reads it). The same
-walk, by the organiser and after the round is finalised, finds it, so the walk reaches the doors it checks.
+administrator, and none may answer with the line (its note, or its text as the sheet page reads it), nor with a
+board of the round (its hands, as any page, the PBN file or the stored deal writes them, or the solver's table).
+The same walk, by the organiser and after the round is finalised, finds both, so the walk reaches the doors it
+checks.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from django.urls import get_resolver, reverse
 from scoring.services import recompute_statistics
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory, seated_competition
 from tests.urlconf import routes
+from tournaments.duplicate.selectors import round_pbn
 from tournaments.models import Board, Competition, DealEntry, Round, ScoreSheet
 from tournaments.services.entry import record_deal
 from tournaments.services.rounds import finalise_round
@@ -135,13 +138,28 @@ def client_of(world: World, role: str) -> Client:
     return client
 
 
-def showing_the_line(client: Client, found: list[str]) -> list[str]:
-    shown = []
+def board_markers(world: World) -> list[bytes]:
+    """A board as any answer could show it: drawn as a hand or a diagram, the solver's table, a PBN record and its
+    hands, or the deal as it is stored (one owner a card)."""
+    round_ = world.sheet.table.round
+    pbn = round_pbn(round_)
+    hands = [hand for deal in re.findall(r'\[Deal "N:([^"]+)"\]', pbn) for hand in deal.split()]
+    stored = list(Board.objects.filter(round=round_).values_list("deal", flat=True))
+    assert hands and stored, "the round has no boards to look for"
+    drawn = ['class="hand"', 'class="diagram"', 'id="solver-table"', "[Deal "]
+    return [marker.encode() for marker in drawn + hands + stored]
+
+
+def walk(client: Client, found: list[str], world: World) -> dict[str, list[str]]:
+    """The addresses (with their status) that show the line, and those that show a board of the round."""
+    line, board = [NOTE.encode(), LINE_TEXT.encode()], board_markers(world)
+    shown: dict[str, list[str]] = {"line": [], "board": []}
     for address in found:
         response = client.get(address)
         body = b"".join(response.streaming_content) if response.streaming else response.content
-        if NOTE.encode() in body or LINE_TEXT.encode() in body:
-            shown.append(f"{address}: {response.status_code}")
+        for kind, markers in (("line", line), ("board", board)):
+            if any(marker in body for marker in markers):
+                shown[kind].append(f"{address}: {response.status_code}")
     return shown
 
 
@@ -152,28 +170,36 @@ def test_every_route_is_filled_or_said_why_not(world: World) -> None:
 
 
 @pytest.mark.parametrize("role", ["anonymous", "table_2", "other_admin"])
-def test_nobody_outside_reads_a_line_of_a_duplicate_round_in_play(world: World, role: str) -> None:
+def test_nobody_outside_reads_a_line_or_a_board_of_a_duplicate_round_in_play(world: World, role: str) -> None:
     found, _ = addresses(world)
-    assert showing_the_line(client_of(world, role), found) == []
+    assert walk(client_of(world, role), found, world) == {"line": [], "board": []}
 
 
-def test_the_organiser_reads_the_line_on_the_page_the_api_and_its_exports(world: World) -> None:
+def test_the_organiser_reads_the_line_and_the_board_on_the_pages_the_api_and_its_exports(world: World) -> None:
     found, _ = addresses(world)
-    shown = showing_the_line(client_of(world, "organiser"), found)
+    shown = walk(client_of(world, "organiser"), found, world)
     sheet = reverse("sheet", args=[world.competition.slug, 1, 1])
     expected = [sheet, f"/api/v1/sheets/{world.sheet.pk}/", f"/api/v1/sheets/{world.sheet.pk}/export/"]
     for address in expected:
-        assert f"{address}: 200" in shown, shown
-    assert f"/api/v1/sheets/{world.sheet.pk}/export/?fmt=csv: 200" in shown
+        assert f"{address}: 200" in shown["line"], shown["line"]
+    assert f"/api/v1/sheets/{world.sheet.pk}/export/?fmt=csv: 200" in shown["line"]
+    boards = [
+        reverse(name, args=[world.competition.slug, 1])
+        for name in ("manage-boards", "manage-boards-pbn", "manage-boards-print")
+    ]
+    for address in [*boards, reverse("board", args=[world.competition.slug, 1, 1])]:
+        assert f"{address}: 200" in shown["board"], shown["board"]
 
 
-def test_once_the_round_is_finalised_everyone_reads_it(world: World) -> None:
+def test_once_the_round_is_finalised_everyone_reads_the_line_and_the_board(world: World) -> None:
     Round.objects.filter(pk=world.sheet.table.round_id).update(status=Round.Status.COMPLETE)
     finalise_round(Round.objects.get(pk=world.sheet.table.round_id), by=world.organiser)
     found, _ = addresses(world)
-    shown = showing_the_line(client_of(world, "anonymous"), found)
-    assert f"{reverse('sheet', args=[world.competition.slug, 1, 1])}: 200" in shown
-    assert f"/api/v1/sheets/{world.sheet.pk}/: 200" in shown
+    shown = walk(client_of(world, "anonymous"), found, world)
+    assert f"{reverse('sheet', args=[world.competition.slug, 1, 1])}: 200" in shown["line"]
+    assert f"/api/v1/sheets/{world.sheet.pk}/: 200" in shown["line"]
+    assert f"{reverse('board', args=[world.competition.slug, 1, 1])}: 200" in shown["board"]
+    assert not any("/manage/" in address for address in shown["board"]), shown["board"]
 
 
 SAID = {
