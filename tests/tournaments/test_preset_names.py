@@ -18,7 +18,7 @@ from django.utils import translation
 
 import games
 from games.presets import VARIANTS
-from tests.factories import CompetitionFactory, PlayerFactory, RuleSetFactory
+from tests.factories import CompetitionFactory, PlayerFactory, RuleSetFactory, seated_competition
 from tests.roles import make_roles
 from tournaments.forms.manage import CompetitionForm
 from tournaments.models import Club, Competition, RuleSet
@@ -132,6 +132,27 @@ def test_the_public_page_names_the_preset_once(name: str, shown: str) -> None:
     text = visible(Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("competition", args=["spring-cup"])))
     assert shown in text
     assert text.count("IWWA") == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_that_names_the_rules_says_their_preset(language: str) -> None:
+    """The competition page said "Spring rules (Flemish house rules)" while the home page, the sheet page and the
+    printed tariff card said "Spring rules" alone."""
+    competition = seated_competition(preset="flemish", slug="spring-cup")
+    RuleSet.objects.filter(pk=competition.rule_set_id).update(name="Spring rules")
+    with translation.override(language):
+        shown = f"Spring rules ({preset_name('flemish')})"
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    pages = {
+        "home": reverse("home"),
+        "competition": reverse("competition", args=["spring-cup"]),
+        "sheet": reverse("sheet", args=["spring-cup", 1, 1]),
+        "tariff card": reverse("tariff", args=["spring-cup"]),
+    }
+    assert {page: shown in visible(client.get(address)) for page, address in pages.items()} == dict.fromkeys(
+        pages, True
+    )
 
 
 @pytest.mark.django_db
