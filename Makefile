@@ -76,6 +76,12 @@ bench-evening: install
 bench-ratings: install
 	$(BIN)/python bench/ratings.py
 
+# Issue 19: a finalised duplicate round of the championship's size (236 players, 24 boards): its list of boards and
+# a board's page beside the round page (needs PostgreSQL; under a minute, most of it the solver).
+.PHONY: bench-boards
+bench-boards: install
+	$(BIN)/python bench/board_pages.py
+
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache .pytest_cache .hypothesis
 

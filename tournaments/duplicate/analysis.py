@@ -458,18 +458,23 @@ class RoundData:
     """What the round's board pages read once: boards, analyses, lines, the players' names, the rule set."""
 
     boards: list[Board]
-    analysed: dict[int, Analysed]  # board number -> its analysis as read
+    analysed: dict[int, Analysed]  # board number -> its analysis as read (only the one asked for, if any)
     played: dict[int, list[PlayedBoard]]  # board number -> ``results.PlayedBoard`` lines
     names: dict[int, str]  # player id -> name as this viewer may see it
     seat_names: dict[int, list[str]]  # table id -> names by seat
     rules: RuleSet
 
 
-def round_data(round_: Round, *, full_names: bool) -> RoundData:
-    """Everything the board pages of ``round_`` show, in a fixed number of queries."""
+def round_data(round_: Round, *, full_names: bool, board_number: int | None = None) -> RoundData:
+    """Everything the board pages of ``round_`` show, in a fixed number of queries. With ``board_number``, only
+    that board's analysis is read and settled (its page needs the other boards' numbers alone)."""
     rules = round_.competition.rule_set.engine_rules()
     boards = list(Board.objects.filter(round=round_).select_related("analysis").order_by("number"))
-    analysed = {board.number: read(board, getattr(board, "analysis", None), rules) for board in boards}
+    analysed = {
+        board.number: read(board, getattr(board, "analysis", None), rules)
+        for board in boards
+        if board_number is None or board.number == board_number
+    }
     played = played_boards(round_)
     names: dict[int, str] = {}
     seat_names: dict[int, list[str]] = {}
@@ -482,11 +487,29 @@ def round_data(round_: Round, *, full_names: bool) -> RoundData:
     return RoundData(boards, analysed, played, names, seat_names, rules)
 
 
+@dataclass
+class BoardRow:
+    """A board as the round's list shows it: its par, or why there is none yet."""
+
+    number: int
+    status_text: str
+    par: ParView | None
+
+
+def board_row(data: RoundData, board: Board) -> BoardRow:
+    """``board`` for the round's list, without its tables' results: at a championship's 59 tables, wording every
+    table's line of every board took most of the list's time, for nothing it shows."""
+    analysed = data.analysed[board.number]
+    par = _par_view(analysed.par) if analysed.par is not None else None
+    return BoardRow(number=board.number, status_text=_status_text(analysed.status), par=par)
+
+
 def board_page(data: RoundData, board: Board) -> BoardPage:
     """One board's page: the solver's table, the par, every table's result on it."""
     analysed = data.analysed[board.number]
     solo, pairs = _solver_lines(analysed.rows) if analysed.done else ([], [])
     at_par = list(analysed.par.result) if analysed.par is not None else None
+    letters = [compass_letter(p) for p in range(4)]
     tables = []
     for line in data.played.get(board.number, []):
         points: list[int | None] = [line.points_of.get(p) for p in range(4)]
@@ -494,7 +517,7 @@ def board_page(data: RoundData, board: Board) -> BoardPage:
             TableResult(
                 table=line.table_number,
                 text=describe_line(line.line, data.seat_names.get(line.table_id, []), "wiezen", data.rules),
-                players=[(compass_letter(p), data.names.get(line.player_of.get(p, -1), "—")) for p in range(4)],
+                players=[(letters[p], data.names.get(line.player_of.get(p, -1), "—")) for p in range(4)],
                 points=points,
                 against_par=[
                     None if at_par is None or pts is None else pts - at_par[p] for p, pts in enumerate(points)

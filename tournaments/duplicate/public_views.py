@@ -51,7 +51,7 @@ def round_boards(request: HttpRequest, slug: str, round_number: int) -> HttpResp
         "competition": round_.competition,
         "round": round_,
         "finalised": round_.status == Round.Status.FINALISED,
-        "boards": [analysis.board_page(data, board) for board in data.boards],
+        "boards": [analysis.board_row(data, board) for board in data.boards],
         "players": analysis.luck_and_skill(data),
         "analysed": sum(1 for item in data.analysed.values() if item.par is not None),
     }
@@ -63,7 +63,7 @@ def board_detail(request: HttpRequest, slug: str, round_number: int, board_numbe
     """One board: the hands, the solver's table, the par and every table's result on it."""
     seen, round_ = finished_round(request, slug, round_number)
     board = get_object_or_404(Board, round=round_, number=board_number)
-    data = analysis.round_data(round_, full_names=seen.manages)
+    data = analysis.round_data(round_, full_names=seen.manages, board_number=board.number)
     numbers = [item.number for item in data.boards]
     context = {
         "competition": round_.competition,
