@@ -36,8 +36,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import get_resolver, reverse
 
+from tests.urlconf import walk
 from tournaments.api.views_results import ScoreSheetViewSet
 from tournaments.views import entry as views_entry
 
@@ -259,13 +260,6 @@ def entry_route() -> re.Pattern[str]:
     return re.compile(found[0])
 
 
-def _patterns(resolver: URLResolver | None = None) -> list[URLPattern]:
-    found: list[URLPattern] = []
-    for pattern in (resolver or get_resolver()).url_patterns:
-        found.extend(_patterns(pattern) if isinstance(pattern, URLResolver) else [pattern])
-    return found
-
-
 SAMPLE = {"slug": "season", "round_number": 3, "table_number": 7, "pk": 12, "deal": 5, "format": "json"}
 
 
@@ -273,7 +267,7 @@ def table_writes() -> list[str]:
     """Every address a table's device writes through, from the URL conf: the entry pages (each form on them posts
     to its own address) and the API's sheet writes, with and without a format suffix."""
     paths: list[str] = []
-    for pattern in _patterns():
+    for _, _, pattern in walk(get_resolver().url_patterns):
         callback: Any = pattern.callback
         wanted = SAMPLE.keys() & set(pattern.pattern.regex.groupindex)
         kwargs = {name: SAMPLE[name] for name in wanted}

@@ -15,16 +15,17 @@ data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import get_resolver, reverse
 from rest_framework.test import APIClient
 
 from tests.factories import ClubFactory, CompetitionFactory, MembershipFactory, PlayerFactory, UserFactory
+from tests.urlconf import walk
 from tournaments.models import Competition, Penalty, Round, ScoreSheet
 from tournaments.services.competitions import register_players
 from tournaments.services.entry import record_deal
@@ -43,18 +44,10 @@ ROLES = ["anonymous", "outsider", "player", "other_admin", "club_admin", "organi
 # -- the routes, from the URL conf ----------------------------------------------------------------------------------
 
 
-def _patterns(patterns: list[Any], prefix: str = "") -> Iterator[tuple[str, URLPattern]]:
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            yield from _patterns(pattern.url_patterns, prefix + str(pattern.pattern))
-        else:
-            yield prefix + str(pattern.pattern), pattern
-
-
 def api_get_routes() -> set[str]:
     """The name of every API route that answers GET (a viewset action or an API view's ``get``)."""
     names: set[str] = set()
-    for route, pattern in _patterns(get_resolver().url_patterns):
+    for route, _, pattern in walk(get_resolver().url_patterns):
         if not route.startswith("api/"):
             continue
         callback = pattern.callback

@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.urls import URLResolver, get_resolver, reverse
+from django.urls import get_resolver, reverse
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory, seated_competition
+from tests.urlconf import walk
 from tournaments.devices import COOKIE, HEADER, KNOWN, ONE_OFF, digest
 from tournaments.models import DealEntry, ScoreSheet
 from tournaments.services.entry import record_deal
@@ -249,14 +250,8 @@ def test_a_sheet_of_lines_from_unidentified_devices_tells_the_code_holder_why(wo
     assert "confirm-sheet" not in shown and "did not identify itself" in shown
 
 
-def _route_names(resolver: Any = None) -> set[str]:
-    names: set[str] = set()
-    for pattern in (resolver or get_resolver()).url_patterns:
-        if isinstance(pattern, URLResolver):
-            names |= _route_names(pattern)
-        elif pattern.name:
-            names.add(pattern.name)
-    return names
+def _route_names() -> set[str]:
+    return {pattern.name for _, _, pattern in walk(get_resolver().url_patterns) if pattern.name}
 
 
 def test_the_page_is_the_only_route_that_confirms_a_sheet() -> None:

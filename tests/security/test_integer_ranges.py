@@ -28,7 +28,7 @@ from django.core.management import CommandError, call_command
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import IntegrityError, models, transaction
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import get_resolver
 from rest_framework import serializers
 from rest_framework.test import APIClient
 
@@ -37,6 +37,7 @@ from scoring.services import recompute_standings
 from tests.factories import UserFactory, seated_competition
 from tests.security.api_schema import Operation, body_with, integer_places, operations, request_body
 from tests.security.page_forms import page_form_classes
+from tests.urlconf import routes
 from tournaments import limits
 from tournaments.api.urls import router
 from tournaments.models import CheckIn, Competition, Penalty, Round, ScoreSheet, Seat, Table
@@ -306,18 +307,9 @@ def test_an_integer_query_parameter_out_of_range_is_never_a_server_error(
     assert response.status_code in (200, 400, 404), response.content[:300]
 
 
-def _routes(resolver: URLResolver, prefix: str = "") -> list[str]:
-    found = []
-    for pattern in resolver.url_patterns:
-        route = prefix + str(pattern.pattern)
-        if isinstance(pattern, URLResolver):
-            found += _routes(pattern, route)
-        elif isinstance(pattern, URLPattern) and "<int:" in route:
-            found.append(route.lstrip("^").rstrip("$"))
-    return found
-
-
-INT_ROUTES = sorted(set(_routes(get_resolver())))
+INT_ROUTES = sorted(
+    {route.lstrip("^").rstrip("$") for route, _ in routes(get_resolver().url_patterns) if "<int:" in route}
+)
 
 
 def test_the_routes_with_numbers_include_the_api_and_the_pages() -> None:

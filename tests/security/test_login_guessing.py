@@ -11,7 +11,7 @@ The login routes are found in the URL conf (every ``LoginView``, the admin site'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -23,13 +23,14 @@ from django.conf import settings
 from django.contrib.admin import AdminSite
 from django.contrib.auth.views import LoginView
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import get_resolver
 from django.utils import timezone
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
 from tests.test_settings import run_settings
+from tests.urlconf import walk
 from tournaments.api.urls import ClientAddressThrottle
 
 pytestmark = pytest.mark.django_db
@@ -56,14 +57,6 @@ class LoginRoute:
         return response.status_code == 302 and "_auth_user_id" in response.wsgi_request.session
 
 
-def _walk(patterns: list[Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            yield from _walk(pattern.url_patterns, prefix + str(pattern.pattern))
-        elif isinstance(pattern, URLPattern):
-            yield prefix + str(pattern.pattern), pattern.callback
-
-
 def _kind(callback: Any) -> str | None:
     view_class = getattr(callback, "view_class", None) or getattr(callback, "cls", None)
     if isinstance(view_class, type) and issubclass(view_class, LoginView):
@@ -79,8 +72,8 @@ def _kind(callback: Any) -> str | None:
 def login_routes() -> list[LoginRoute]:
     """Every route of the URL conf that takes a username and a password."""
     routes = []
-    for route, callback in _walk(get_resolver().url_patterns):
-        kind = _kind(callback)
+    for route, _, pattern in walk(get_resolver().url_patterns):
+        kind = _kind(pattern.callback)
         if kind is not None:
             routes.append(LoginRoute("/" + route.lstrip("^").rstrip("$"), kind))
     return routes

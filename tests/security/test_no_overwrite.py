@@ -17,10 +17,11 @@ import pytest
 from django.conf import settings as django_settings
 from django.db import connection
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import get_resolver, reverse
 from rest_framework.test import APIClient
 
 from tests.factories import seated_competition
+from tests.urlconf import walk
 from tournaments.api.views_results import ScoreSheetViewSet
 from tournaments.models import DealEntry, ScoreSheet
 from tournaments.services.entry import record_deal
@@ -150,16 +151,9 @@ def test_the_service_refuses_a_line_for_an_existing_deal_without_the_version_it_
     assert corrected.version == 2 and corrected.line == OTHER_DEAL_1
 
 
-def _patterns(resolver: URLResolver | None = None) -> list[URLPattern]:
-    found: list[URLPattern] = []
-    for pattern in (resolver or get_resolver()).url_patterns:
-        found.extend(_patterns(pattern) if isinstance(pattern, URLResolver) else [pattern])
-    return found
-
-
 def _sheet_write_actions() -> set[str]:
     actions: set[str] = set()
-    for pattern in _patterns():
+    for _, _, pattern in walk(get_resolver().url_patterns):
         callback: Any = pattern.callback
         if getattr(callback, "cls", None) is ScoreSheetViewSet:
             mapped = getattr(callback, "actions", {}) or {}

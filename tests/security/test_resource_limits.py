@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -27,7 +26,7 @@ from django.conf import settings
 from django.db import models
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
-from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
+from django.urls import NoReverseMatch, URLPattern, get_resolver, reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -37,6 +36,7 @@ from games.errors import FieldError
 from games.lines import NOTE_MAX_LENGTH
 from tests.factories import UserFactory, seated_competition
 from tests.roles import make_roles
+from tests.urlconf import walk
 from tournaments.api.errors import errors_response
 from tournaments.models import DealEntry, IdempotentRequest, Round, RoundEvent, ScoreSheet
 from tournaments.services.errors import ServiceError
@@ -75,15 +75,6 @@ class WriteRoute:
     methods: tuple[str, ...]
 
 
-def _walk(patterns: list[Any], namespace: str = "") -> Iterator[tuple[str, URLPattern]]:
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
-            yield from _walk(pattern.url_patterns, inner)
-        elif isinstance(pattern, URLPattern) and pattern.name:
-            yield namespace + pattern.name, pattern
-
-
 def _write_methods(callback: Any) -> tuple[str, ...]:
     actions = getattr(callback, "actions", None)  # a DRF viewset route: its methods and their actions
     if actions is not None:
@@ -112,7 +103,9 @@ def _url(name: str, pattern: URLPattern) -> str | None:
 
 def write_routes() -> list[WriteRoute]:
     routes: dict[str, WriteRoute] = {}
-    for name, pattern in _walk(get_resolver().url_patterns):
+    for _, name, pattern in walk(get_resolver().url_patterns):
+        if not name:
+            continue
         methods = _write_methods(pattern.callback)
         url = _url(name, pattern) if methods else None
         if url is not None and name not in routes:

@@ -19,10 +19,11 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import get_resolver, reverse
 from rest_framework.test import APIClient
 
 from tests.factories import seated_competition
+from tests.urlconf import walk
 from tournaments.api.views_results import ScoreSheetViewSet
 from tournaments.models import DealEntry, ScoreSheet
 from tournaments.models.sheets import TABLE_CODE_ALPHABET, format_table_code, new_table_code
@@ -94,17 +95,10 @@ def test_a_code_is_read_in_one_form_whatever_the_typing(typed: str) -> None:
 # -- every route that takes a table code, from the URL conf ---------------------------------------------------------
 
 
-def _patterns(resolver: URLResolver | None = None) -> list[URLPattern]:
-    found: list[URLPattern] = []
-    for pattern in (resolver or get_resolver()).url_patterns:
-        found.extend(_patterns(pattern) if isinstance(pattern, URLResolver) else [pattern])
-    return found
-
-
 def code_routes() -> list[str]:
     """The entry pages (the code opens them) and the API's sheet writes (``X-Table-Code``), by name."""
     names: list[str] = []
-    for pattern in _patterns():
+    for _, _, pattern in walk(get_resolver().url_patterns):
         callback: Any = pattern.callback
         # the entry page's views, and whatever else lives under its address (offline entry's kept lines...)
         if getattr(callback, "__module__", "") == views_entry.__name__ or "/entry/" in str(pattern.pattern):
