@@ -72,6 +72,43 @@ def test_the_table_card_gives_each_table_its_order_and_its_hand_overs() -> None:
     assert relays[2].endswith("take the next ones from the relay table.")
 
 
+ENTRY_SAYS = {
+    "en": ("Boards, one a deal, in this order: 5–16, 1–4", "Deal 1, board 5, as typed"),
+    "nl": ("Borden, één per spel, in deze volgorde: 5–16, 1–4", "Spel 1, bord 5, zoals getypt"),
+    "fr": ("Étuis, un par donne, dans cet ordre : 5–16, 1–4", "Donne 1, étui 5, telle que saisie"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(ENTRY_SAYS))
+def test_a_relay_tables_entry_page_says_which_board_each_deal_is(language: str) -> None:
+    """Table 2 starts on board 5: its entry page lists its order as the table card does, and the preview names the
+    board of the deal typed, so "board 5" in a refusal is not news to the scorer."""
+    round_ = relay()
+    sheet = ScoreSheet.objects.get(table__round=round_, table__number=2)
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(UserFactory(is_superuser=True, is_staff=True))
+    args = [round_.competition.slug, 1, 2]
+    order, preview = ENTRY_SAYS[language]
+    assert page(client.get(reverse("sheet-entry", args=args))).find(id="board-order").text() == order
+    typed = {"deal": "1", "dealer": "0", "contract": "pass", "version": "0", "idempotency_key": "k"}
+    shown = page(client.post(reverse("sheet-entry-preview", args=args), typed, HTTP_HX_REQUEST="true"))
+    assert shown.find(id="preview-title").text() == preview
+    record_deal(sheet, {"deal": 1, "dealer": 0, "contract": "pass"})
+    correcting = page(client.get(reverse("sheet-entry", args=args), {"deal": 1}))
+    assert correcting.find(id="preview-title").text() == preview
+
+
+def test_a_table_outside_duplicate_hears_of_no_board() -> None:
+    competition = seated_competition(players=4, deals_per_session=16)
+    client = Client()
+    client.force_login(UserFactory(is_superuser=True, is_staff=True))
+    args = [competition.slug, 1, 1]
+    assert 'id="board-order"' not in client.get(reverse("sheet-entry", args=args)).content.decode()
+    typed = {"deal": "1", "dealer": "0", "contract": "pass", "version": "0", "idempotency_key": "k"}
+    shown = page(client.post(reverse("sheet-entry-preview", args=args), typed, HTTP_HX_REQUEST="true"))
+    assert shown.find(id="preview-title").text() == "Deal 1 as typed"
+
+
 def test_the_boards_page_asks_for_one_set(client: Client) -> None:
     round_ = relay()
     competition = round_.competition

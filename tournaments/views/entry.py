@@ -21,6 +21,8 @@ from config.untrusted import whole_number
 from games.rulesets import RuleSet
 from tournaments import devices
 from tournaments.contract_names import needed_fields, raised_levels
+from tournaments.duplicate.cards import spans
+from tournaments.duplicate.movement import board_for_deal, board_orders
 from tournaments.forms.entry import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
 from tournaments.line_errors import person_message
 from tournaments.line_text import describe_line
@@ -271,7 +273,10 @@ def _page(
     # shows what was typed, with why.
     complete = _complete(sheet)
     lines = selectors.sheet_lines(sheet, access.names)
+    boards = board_orders(sheet.table.round).get(sheet.table.number, []) if access.competition.duplicate else []
     return {
+        "board_order": spans(boards),
+        "board": _board_of(boards, preview.deal if preview else None),
         "correcting": correcting,
         "complete": complete,
         "show_form": correcting is not None or complete is None or form.is_bound,
@@ -308,9 +313,14 @@ def entry_preview(request: HttpRequest, slug: str, round_number: int, table_numb
             form.add_error(form.engine_field(error.field), person_message(error, access.names))
     else:
         preview = DealPreview(None)
+    board = None
+    if access.competition.duplicate and preview.deal is not None:
+        board = board_for_deal(access.sheet.table.round, access.sheet.table.number, preview.deal)
     # only what the preview shows: not the sheet's lines, reviews or penalties, which a keystroke does not change
     return render(
-        request, "entry/_preview.html", {"seats": access.seats, "form": form, "preview": preview, "oob": True}
+        request,
+        "entry/_preview.html",
+        {"seats": access.seats, "form": form, "preview": preview, "board": board, "oob": True},
     )
 
 
@@ -400,6 +410,11 @@ def review_sheet(request: HttpRequest, slug: str, round_number: int, table_numbe
     except ServiceError as exc:
         messages.error(request, str(exc))
     return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
+
+
+def _board_of(boards: list[int], deal: int | None) -> int | None:
+    """The board a duplicate table plays as ``deal``, from its order (None outside a duplicate round)."""
+    return boards[deal - 1] if deal is not None and 1 <= deal <= len(boards) else None
 
 
 def _entry_initial(sheet: ScoreSheet, form_class: EntryForm, deal: int | None) -> dict[str, Any]:
