@@ -335,9 +335,9 @@ def _trump_not_troel(r: _Reader) -> str:
 
 
 def _no_board(r: _Reader) -> str:
-    deal = r.value("deal")
-    if deal:
-        return _("This round has no board %(deal)s: ask the organiser to check the round's boards.") % {"deal": deal}
+    board = r.value("board")
+    if board:
+        return _("This round has no board %(board)s: ask the organiser to check the round's boards.") % {"board": board}
     return _("This round has no board for this deal: ask the organiser to check the round's boards.")
 
 

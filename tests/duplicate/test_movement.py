@@ -8,14 +8,17 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import UserFactory, seated_competition
 from tests.tournaments.test_pages import page
 from tournaments.duplicate.movement import board_for_deal, board_orders, relay_hand_overs, sets_to_deal
 from tournaments.duplicate.results import played_boards
-from tournaments.models import Competition, Round, ScoreSheet
+from tournaments.line_errors import person_message
+from tournaments.models import Board, Competition, Round, ScoreSheet
 from tournaments.services.competitions import update_competition
 from tournaments.services.entry import record_deal
+from tournaments.services.errors import EntryRejected
 
 pytestmark = pytest.mark.django_db
 
@@ -96,6 +99,19 @@ def test_a_relay_tables_entry_page_says_which_board_each_deal_is(language: str) 
     record_deal(sheet, {"deal": 1, "dealer": 0, "contract": "pass"})
     correcting = page(client.get(reverse("sheet-entry", args=args), {"deal": 1}))
     assert correcting.find(id="preview-title").text() == preview
+
+
+def test_a_missing_board_is_named_by_its_own_number_not_the_deal() -> None:
+    round_ = relay()
+    sheet = ScoreSheet.objects.get(table__round=round_, table__number=2)
+    # a board row missing (the pages never leave one out) while the round still counts 16: board 5 is gone
+    spare = Board.objects.get(round=round_, number=5)
+    Board.objects.filter(pk=spare.pk).update(number=17)
+    with pytest.raises(EntryRejected) as refused:
+        record_deal(sheet, {"deal": 1, "dealer": 0, "contract": "pass"})
+    with translation.override("nl"):
+        (said,) = [person_message(error, ["A", "B", "C", "D"]) for error in refused.value.errors]
+    assert said == "Deze ronde heeft geen bord 5: vraag de organisator de borden van de ronde na te kijken."
 
 
 def test_a_table_outside_duplicate_hears_of_no_board() -> None:

@@ -154,4 +154,4 @@ def test_a_line_off_its_board_is_refused_with_the_same_words_at_any_table_count(
         record_deal(sheet_of(round_, 6), PASS_1)
     (error,) = exc.value.errors
     assert (error.code, error.field) == ("no_board", "deal")
-    assert error.message == "round 1 has no board 1: a duplicate deal is played from its board"
+    assert error.message == "round 1 has no board for deal 1: a duplicate deal is played from its board"

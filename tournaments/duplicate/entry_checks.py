@@ -45,8 +45,8 @@ def refuse_off_board(sheet: ScoreSheet, line: Any, engine: SessionSheet) -> None
             FieldError(
                 "no_board",
                 "deal",
-                f"round {table.round.number} has no board {deal}: a duplicate deal is played from its board",
-                values={"deal": deal},
+                f"round {table.round.number} has no board for deal {deal}: a duplicate deal is played from its board",
+                values={"deal": deal} if number is None else {"deal": deal, "board": number},
             )
         ]
     else:
