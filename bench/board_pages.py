@@ -36,15 +36,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wiezen_bench_boards")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-
-def fresh_database(url: str) -> None:
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
+from bench.standings import fresh_database  # noqa: E402  (drops and makes the scratch database)
 
 
 def drop_database(url: str) -> None:
