@@ -59,11 +59,16 @@ def board_orders(round_: Round) -> dict[int, list[int]]:
     return orders_for(movement_of(round_), numbers, _boards(round_))
 
 
+def board_in(order: list[int], deal: int | None) -> int | None:
+    """The board played as ``deal`` by a table whose order is ``order`` (None past it, or for no deal)."""
+    return order[deal - 1] if deal is not None and 1 <= deal <= len(order) else None
+
+
 def board_at(movement: Movement, boards: int, tables: int, index: int, deal: int) -> int | None:
     """The board the ``index``-th table (0-based) of ``tables`` plays as deal ``deal`` (None past the boards)."""
-    if not 1 <= deal <= boards or not 0 <= index < tables:
+    if not 0 <= index < tables:
         return None
-    return order_at(movement, boards, tables, index)[deal - 1]
+    return board_in(order_at(movement, boards, tables, index), deal)
 
 
 def board_for_deal(round_: Round, table_number: int, deal: int) -> int | None:
