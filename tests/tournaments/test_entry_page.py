@@ -240,7 +240,18 @@ def test_a_penalty_without_a_reason_or_points_is_refused(
     client.force_login(roles.organiser)
     response = client.post(url(sheet, "sheet-penalty"), {"position": 1, **fields}, follow=True)
     assert not Penalty.objects.exists()
-    assert page(response).find("li", class_="error")
+    said = page(response).find("li", class_="error").text()
+    assert said.startswith("Reason: " if "late" not in fields["reason"] else "Points deducted: "), said
+
+
+def test_a_refused_penalty_names_its_field_as_french_writes_a_colon(
+    client: Client, sheet: ScoreSheet, roles: Roles
+) -> None:
+    client.force_login(roles.organiser)
+    typed = {"position": 1, "points": 5, "reason": " "}
+    response = client.post(url(sheet, "sheet-penalty"), typed, follow=True, HTTP_ACCEPT_LANGUAGE="fr")
+    assert page(response).find("li", class_="error").text() == "Motif : Ce champ est obligatoire."
+    assert "Motif\u00a0: Ce champ" in response.content.decode()  # the colon never starts a line
 
 
 def test_a_table_with_its_code_gives_no_penalties(sheet: ScoreSheet) -> None:
@@ -286,6 +297,16 @@ def test_the_preview_names_each_error_the_save_would(client: Client, sheet: Scor
     said = page(client.post(url(sheet, "sheet-entry-preview"), typed)).find(class_="preview-errors").text()
     refused = page(client.post(url(sheet), typed)).find(id="errors-tricks").text().strip()
     assert refused and refused in said and "Tricks" in said
+
+
+@pytest.mark.parametrize(("language", "starts"), [("en", "Tricks: "), ("nl", "Slagen: "), ("fr", "Plis\u00a0: ")])
+def test_the_preview_names_each_field_before_its_error_as_the_language_writes_a_colon(
+    client: Client, sheet: ScoreSheet, roles: Roles, language: str, starts: str
+) -> None:
+    client.force_login(roles.club_admin)
+    typed = form(contract="troel", seats="12", tricks="14")
+    said = client.post(url(sheet, "sheet-entry-preview"), typed, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f">{starts}" in said, said  # the list item begins with the field's name (French: a colon never wraps)
 
 
 def test_the_save_message_says_what_was_played_and_each_seats_points(

@@ -55,3 +55,23 @@ def test_a_french_page_sets_its_labels_colons_off() -> None:
     page = Client(HTTP_ACCEPT_LANGUAGE="fr").get(reverse("competition", args=["coupe"])).content.decode()
     assert "règles\u00a0:" in page
     assert not re.search(r"règles:", page)
+
+
+# A label joined to its text with a bare colon in code: `${label}: ${text}` in a script, f"{label}: {text}" in Python.
+SCRIPT_COLON = re.compile(r"\}: \$\{")
+PYTHON_COLON = re.compile(r"\{[^{}]*label[^{}]*\}: \{")
+
+
+def test_no_script_or_module_joins_a_label_with_a_bare_colon() -> None:
+    """The entry page's offline script said "Plis: 8" to a French table, and a refused penalty "Motif: ..."; both
+    now take the colon from the reader's language (``labels.colon``, passed to the script as ``words.colon``)."""
+    base = Path(settings.BASE_DIR)
+    scripts = sorted((base / "tournaments" / "static").rglob("*.js"))
+    modules = sorted(path for folder in ("tournaments", "scoring", "config") for path in (base / folder).rglob("*.py"))
+    assert any(path.name == "entry.js" for path in scripts) and modules
+    found = {
+        str(path.relative_to(base)): pattern.findall(path.read_text(encoding="utf-8"))
+        for paths, pattern in ((scripts, SCRIPT_COLON), (modules, PYTHON_COLON))
+        for path in paths
+    }
+    assert {name: joins for name, joins in found.items() if joins} == {}

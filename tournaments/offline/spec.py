@@ -24,11 +24,13 @@ def worker_scope() -> str:
     return f"{get_script_prefix()}c/"
 
 
-def engine_spec(access: Any, entries: list[Any], initial_from_line: Any) -> dict[str, Any] | None:
+def engine_spec(access: Any, entries: list[Any], initial_from_line: Any, boards: list[int]) -> dict[str, Any] | None:
     """The offline scripts' data; None when Pyodide is not installed (the page then works online only).
 
     ``entries`` are the sheet's current lines in deal order: the engine settles what is typed offline after them,
     and ``stored`` lets the page open a correction of one offline (its form fields and the version it replaces).
+    ``boards``: a duplicate table's boards, deal by deal, so a deal kept offline is named with its board as the
+    preview names it online (a relay table's deal 1 may be board 5).
     """
     if not engine_available():
         return None
@@ -48,6 +50,7 @@ def engine_spec(access: Any, entries: list[Any], initial_from_line: Any) -> dict
         "players": len(access.seats),
         "deals": access.competition.deals_per_session,
         "lines": [entry.line for entry in entries],
+        "boards": boards,
         "stored": {
             str(entry.deal_number): {"version": entry.version, "fields": as_fields(initial_from_line(entry.line))}
             for entry in entries

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournaments.templatetags.labels import colon
+
 
 def _counted(say: Callable[[int], str]) -> dict[str, str]:
     return {"one": say(1), "other": say(2)}
@@ -53,6 +55,8 @@ def offline_words() -> dict[str, object]:
         "points_later": _("points when the engine has loaded"),
         "deal": _("Deal %(deal)s"),
         "correction": _("correction of deal %(deal)s"),
+        "deal_board": _("Deal %(deal)s, board %(board)s"),
+        "correction_board": _("correction of deal %(deal)s, board %(board)s"),
         "total": _("total"),
         "points": _("points"),
         "yours": _("This table's line"),
@@ -69,6 +73,7 @@ def offline_words() -> dict[str, object]:
         ),
         "dismiss": _("Understood"),
         "refused_here": _("This line does not fit the sheet's rules: check %(fields)s."),
+        "colon": colon(),  # after a label, as the language writes it (French: "Déclarants : …")
         "correcting": _("Correcting deal %(deal)s (offline): the line saved for it is replaced."),
         "review_offline": _("Confirming or rejecting the sheet needs the connection."),
     }

@@ -30,6 +30,7 @@ from games.rulesets import (
 )
 from tournaments import limits
 from tournaments.contract_names import contract_name
+from tournaments.templatetags.labels import colon
 
 AMOUNT = {"min_value": limits.RULE_NUMBER.low, "max_value": limits.RULE_NUMBER.high}
 SPLIT_KEYS = ("declarer_made", "others_made", "declarer_failed", "others_failed")
@@ -251,7 +252,7 @@ class RulesForm(forms.Form):
                 continue
             label = str(self.fields[name].label)
             if "-" in name and not name.startswith("zw-"):
-                label = f"{contract_name(name.split('-', 1)[0])}: {label}"
+                label = f"{contract_name(name.split('-', 1)[0])}{colon()} {label}"
             out.extend((label, str(e)) for e in errors)
         return out
 

@@ -22,7 +22,7 @@ from games.rulesets import RuleSet
 from tournaments import devices
 from tournaments.contract_names import needed_fields, raised_levels
 from tournaments.duplicate.cards import spans
-from tournaments.duplicate.movement import board_for_deal, board_orders
+from tournaments.duplicate.movement import board_for_deal, board_in, board_orders
 from tournaments.forms.entry import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
 from tournaments.line_errors import person_message
 from tournaments.line_text import describe_line
@@ -38,6 +38,7 @@ from tournaments.services.errors import EntryRejected, ServiceError, StaleVersio
 from tournaments.services.penalties import give_penalty
 from tournaments.services.preview import DealPreview, preview_deal
 from tournaments.services.sheets import confirm_refusal, confirm_sheet, entered_current_lines, reject_sheet
+from tournaments.templatetags.labels import colon
 
 EntryForm = type[DealLineForm] | type[ZwickenLineForm]
 
@@ -276,7 +277,7 @@ def _page(
     boards = board_orders(sheet.table.round).get(sheet.table.number, []) if access.competition.duplicate else []
     return {
         "board_order": spans(boards),
-        "board": _board_of(boards, preview.deal if preview else None),
+        "board": board_in(boards, preview.deal if preview else None),
         "correcting": correcting,
         "complete": complete,
         "show_form": correcting is not None or complete is None or form.is_bound,
@@ -292,7 +293,7 @@ def _page(
         if "contract" in form.fields
         else {},
         "review": _review_state(request, access),
-        "engine_spec": engine_spec(access, [line.entry for line in lines], type(form).initial_from_line),
+        "engine_spec": engine_spec(access, [line.entry for line in lines], type(form).initial_from_line, boards),
         "offline_words": offline_words(),
         "penalty_form": PenaltyForm(seats=seats) if access.manages else None,
         "penalties": selectors_entry.table_penalties(sheet) if access.manages else [],
@@ -354,7 +355,8 @@ def penalise(request: HttpRequest, slug: str, round_number: int, table_number: i
             )
     else:
         for field, errors in form.errors.items():
-            messages.error(request, f"{form.fields[field].label if field in form.fields else ''}: {' '.join(errors)}")
+            label, said = form.fields[field].label if field in form.fields else "", " ".join(errors)
+            messages.error(request, f"{label}{colon()} {said}" if label else said)
     return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
 
 
@@ -410,11 +412,6 @@ def review_sheet(request: HttpRequest, slug: str, round_number: int, table_numbe
     except ServiceError as exc:
         messages.error(request, str(exc))
     return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
-
-
-def _board_of(boards: list[int], deal: int | None) -> int | None:
-    """The board a duplicate table plays as ``deal``, from its order (None outside a duplicate round)."""
-    return boards[deal - 1] if deal is not None and 1 <= deal <= len(boards) else None
 
 
 def _entry_initial(sheet: ScoreSheet, form_class: EntryForm, deal: int | None) -> dict[str, Any]:

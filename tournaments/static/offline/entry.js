@@ -34,7 +34,14 @@ const waiting = () => (records || []).filter((r) => WAITING.includes(r.state));
 const value = (fields, name) => (fields.find(([n]) => n === name) || [])[1] ?? "";
 const values = (fields, name) => fields.filter(([n]) => n === name).map(([, v]) => v);
 const whole = (text) => (/^\s*-?\d+\s*$/.test(text) ? parseInt(text, 10) : text); // else the engine refuses it
+const labelled = (label, text) => `${label}${words.colon} ${text}`; // "Plis : 8" in French, "Tricks: 8"
 const signed = (p) => (p > 0 ? `+${p}` : p < 0 ? `−${-p}` : "0");
+// "Deal 3", or in a duplicate round "Deal 3, board 7": the board its table plays as that deal (spec.boards)
+const dealName = (deal, correction) => {
+  const board = spec.boards[Number(deal) - 1];
+  if (board === undefined) return say(correction ? words.correction : words.deal, { deal });
+  return say(correction ? words.correction_board : words.deal_board, { deal, board });
+};
 const bySeat = (numbers, sign) => numbers.map((p, i) => `${i + 1} ${spec.names[i] || ""} ${sign ? signed(p) : p}`).join(", ");
 
 function newKey() {
@@ -79,7 +86,7 @@ function describe(fields) {
     let shown = typed;
     const choice = block && [...block.querySelectorAll("option, input[type=checkbox]")].find((o) => o.value === typed);
     if (choice) shown = (choice.tagName === "OPTION" ? choice.textContent : (choice.closest("label") || choice).textContent).trim();
-    parts.push(label ? `${label.textContent.trim().replace(/:$/, "")}: ${shown}` : shown);
+    parts.push(label ? labelled(label.textContent.trim().replace(/\s*:$/, ""), shown) : shown);
   }
   return parts.join(" · ");
 }
@@ -212,7 +219,7 @@ function render() {
     asideList.append(element("h2", words.aside_title));
     const list = element("ul");
     for (const record of aside) {
-      const item = element("li", `${say(words.deal, { deal: value(record.fields, "deal") })}: ${describe(record.fields)} `);
+      const item = element("li", `${labelled(dealName(value(record.fields, "deal"), false), describe(record.fields))} `);
       item.append(button(words.forget, () => drop(record), "secondary"));
       list.append(item);
     }
@@ -236,11 +243,11 @@ function keptItem(record) {
   item.dataset.state = record.state;
   item.dataset.deal = String(deal);
   const heading = element("p");
-  heading.append(element("strong", correction ? say(words.correction, { deal }) : say(words.deal, { deal })), ` ${describe(record.fields)}`);
+  heading.append(element("strong", dealName(deal, correction)), ` ${describe(record.fields)}`);
   item.append(heading);
   const result = settled.get(record.key);
   if (result && result.points) {
-    const points = element("p", `${words.points}: ${bySeat(result.points, true)} · ${words.total}: ${bySeat(result.totals, false)} `, "settled");
+    const points = element("p", `${labelled(words.points, bySeat(result.points, true))} · ${labelled(words.total, bySeat(result.totals, false))} `, "settled");
     points.append(element("em", `(${words.settled_offline})`));
     item.append(points);
   } else if (result && result.errors) {
@@ -256,7 +263,7 @@ function keptItem(record) {
     item.append(versus, button(words.keep_ours, () => keepOurs(record)), " ", button(words.keep_theirs, () => setAside(record), "secondary"));
   } else if (record.state === "refused" && record.server) {
     const list = element("ul", undefined, "errorlist");
-    for (const error of record.server.errors) list.append(element("li", error.label ? `${error.label}: ${error.message}` : error.message));
+    for (const error of record.server.errors) list.append(element("li", error.label ? labelled(error.label, error.message) : error.message));
     item.append(list, button(words.edit, () => edit(record)), " ", button(words.set_aside, () => setAside(record), "secondary"));
   } else if (result && result.errors) {
     item.append(button(words.edit, () => edit(record)), " ", button(words.set_aside, () => setAside(record), "secondary"));
@@ -267,7 +274,7 @@ function keptItem(record) {
 function fieldLabel(engineField) {
   const name = engineField === "declarers" ? "seats" : engineField === "tricks" && spec.game === "zwicken" ? "tricks_0" : engineField;
   const label = form && form.querySelector(`[data-field="${name}"] label`);
-  return label ? label.textContent.trim().replace(/:$/, "") : "";
+  return label ? label.textContent.trim().replace(/\s*:$/, "") : "";
 }
 
 async function refresh() {
