@@ -147,3 +147,16 @@ def test_words_with_different_meanings_stay_apart(language: str, words: tuple[st
     with translation.override(language):
         translated = [translation.gettext(word) for word in words]
     assert len(set(translated)) == len(words), f"{language}: {dict(zip(words, translated, strict=True))}"
+
+
+# French sets : ; ? ! off from the word before with a space that must not break: a phone wrapped "Plis : 8" as
+# "Plis" above ": 8". A plain space there is the translator's slip, so every French message is read for one.
+BREAKING_BEFORE_PUNCTUATION = re.compile(r"\S [:;?!]")
+
+
+def test_french_sets_its_punctuation_off_with_a_no_break_space() -> None:
+    texts = catalogue("fr")._catalog  # type: ignore[attr-defined]
+    messages = [m for m in texts.values() if isinstance(m, str)]
+    assert sum("\u00a0:" in m for m in messages) > 100  # the catalogue read, with its colons
+    slips = sorted(m for m in messages if BREAKING_BEFORE_PUNCTUATION.search(m))
+    assert slips == []

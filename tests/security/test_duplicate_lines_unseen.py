@@ -205,7 +205,7 @@ def test_once_the_round_is_finalised_everyone_reads_the_line_and_the_board(world
 SAID = {
     "en": "The scores are shown once the round is finalised: other tables are still playing these boards.",
     "nl": "De scores verschijnen zodra de ronde afgesloten is: aan andere tafels worden deze borden nog gespeeld.",
-    "fr": "Les scores s'affichent à la clôture de la manche : d'autres tables jouent encore ces étuis.",
+    "fr": "Les scores s'affichent à la clôture de la manche\u00a0: d'autres tables jouent encore ces étuis.",
 }
 DECLARERS_TOTAL = '<td class="num">9</td>'  # seat 2's points for going alone and making six tricks
 

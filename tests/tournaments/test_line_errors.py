@@ -110,7 +110,7 @@ def said(line: dict[str, Any], language: str = "en", **kwargs: Any) -> list[str]
     [
         ("en", "Miserie ends as soon as its declarer takes a trick: type 0 or 1 tricks."),
         ("nl", "Miserie stopt zodra de speler een slag haalt: typ 0 of 1 slag."),
-        ("fr", "Misère s'arrête dès que son déclarant fait un pli : tapez 0 ou 1 pli."),
+        ("fr", "Misère s'arrête dès que son déclarant fait un pli\u00a0: tapez 0 ou 1 pli."),
     ],
 )
 def test_a_solo_whist_miserie_with_three_tricks_says_play_stopped_at_the_first(language: str, expected: str) -> None:
