@@ -34,11 +34,11 @@ const waiting = () => (records || []).filter((r) => WAITING.includes(r.state));
 const value = (fields, name) => (fields.find(([n]) => n === name) || [])[1] ?? "";
 const values = (fields, name) => fields.filter(([n]) => n === name).map(([, v]) => v);
 const whole = (text) => (/^\s*-?\d+\s*$/.test(text) ? parseInt(text, 10) : text); // else the engine refuses it
-const labelled = (label, text) => `${label}${words.colon} ${text}`; // "Plis : 8" in French, "Tricks: 8"
+const labelled = (label, text) => `${label}${words.colon ?? ":"} ${text}`; // "Plis : 8" in French, "Tricks: 8"
 const signed = (p) => (p > 0 ? `+${p}` : p < 0 ? `−${-p}` : "0");
 // "Deal 3", or in a duplicate round "Deal 3, board 7": the board its table plays as that deal (spec.boards)
 const dealName = (deal, correction) => {
-  const board = spec.boards[Number(deal) - 1];
+  const board = (spec.boards || [])[Number(deal) - 1]; // a page kept by the worker before boards were sent has none
   if (board === undefined) return say(correction ? words.correction : words.deal, { deal });
   return say(correction ? words.correction_board : words.deal_board, { deal, board });
 };
