@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wiezen_bench_boards")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from bench.standings import fresh_database  # noqa: E402  (drops and makes the scratch database)
+from bench.standings import migrated_scratch_database  # noqa: E402  (drops, makes and migrates the scratch database)
 
 
 def drop_database(url: str) -> None:
@@ -103,15 +103,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=25)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    if not os.environ["DATABASE_URL"].startswith("postgres"):
-        sys.exit("bench/board_pages.py needs DATABASE_URL=postgres://...")
-    fresh_database(os.environ["DATABASE_URL"])
-
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", verbosity=0)
+    migrated_scratch_database("bench/board_pages.py")
     from django.test import Client
 
     from tournaments.duplicate import analysis

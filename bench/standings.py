@@ -44,6 +44,20 @@ def fresh_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def migrated_scratch_database(script: str) -> None:
+    """Django set up on a fresh, migrated copy of the PostgreSQL database of ``DATABASE_URL`` (the benches that
+    measure queries need PostgreSQL: SQLite's figures would say nothing of a club's server)."""
+    if not os.environ["DATABASE_URL"].startswith("postgres"):
+        sys.exit(f"{script} needs DATABASE_URL=postgres://...")
+    fresh_database(os.environ["DATABASE_URL"])
+
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+
+
 def timed(fn: Any, *args: Any, **kwargs: Any) -> tuple[float, Any]:
     start = time.perf_counter()
     result = fn(*args, **kwargs)
@@ -203,15 +217,7 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=100)
     parser.add_argument("--seed", type=int, default=8)
     args = parser.parse_args()
-    if not os.environ["DATABASE_URL"].startswith("postgres"):
-        sys.exit("bench/standings.py needs DATABASE_URL=postgres://...")
-    fresh_database(os.environ["DATABASE_URL"])
-
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", verbosity=0)
+    migrated_scratch_database("bench/standings.py")
     from scoring import services
     from tournaments.models import DealEntry
 
