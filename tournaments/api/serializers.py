@@ -128,6 +128,7 @@ class RuleSetSerializer(serializers.ModelSerializer[RuleSet]):
         candidate.pk = None if self.instance is None else self.instance.pk  # rules in play stay: see clean()
         try:
             candidate.clean()  # the engine judges preset and overrides
+            candidate.validate_constraints()  # a name taken in its club, or among the shared rule sets
         except DjangoValidationError as exc:
             raise serializers.ValidationError(exc.message_dict) from exc
         return attrs

@@ -36,7 +36,11 @@ class RuleSet(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="rule_set_name_per_club"),
             models.UniqueConstraint(
-                fields=["name"], condition=models.Q(club__isnull=True), name="rule_set_name_global"
+                fields=["name"],
+                condition=models.Q(club__isnull=True),
+                name="rule_set_name_global",
+                violation_error_code="unique",  # said on the name field, as the per-club one is
+                violation_error_message=_("A rule set shared by all clubs already has this name."),
             ),
         ]
 
