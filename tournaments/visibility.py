@@ -49,6 +49,12 @@ class Access:
         """The lines and totals of ``round_``'s sheets (given ``results``): a duplicate round's once finalised."""
         return self.manages or not scores_unsettled(self.competition, round_)
 
+    def boards(self, round_: Round) -> bool:
+        """A duplicate round's board pages (hands, analysis, each table's result): those who run it see them at
+        once, everyone who may read the results once the round is finalised."""
+        finalised = round_.status == Round.Status.FINALISED
+        return self.competition.duplicate and self.results and (finalised or self.manages)
+
 
 # a round with no scores yet (a draft seating) or whose every board is played (finalised)
 SCORES_SETTLED = (Round.Status.DRAFT, Round.Status.FINALISED)

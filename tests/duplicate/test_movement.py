@@ -167,3 +167,64 @@ def test_the_finalised_round_page_links_its_boards_and_an_unfinished_one_does_no
     link = doc.find(id="round-boards-link").find("a")
     assert link.attrs["href"] == reverse("round-boards", args=[slug, 1])
     assert client.get(link.attrs["href"]).status_code == 200
+
+
+def finalised_relay() -> Round:
+    """A relay of three tables, every deal a pass, each sheet confirmed and the round finalised."""
+    from tournaments.services.rounds import finalise_round
+    from tournaments.services.sheets import confirm_sheet
+
+    round_ = relay()
+    organiser = UserFactory()
+    round_.competition.organisers.add(organiser)
+    for sheet in ScoreSheet.objects.filter(table__round=round_):
+        for deal in range(1, 17):
+            record_deal(sheet, {"deal": deal, "dealer": (deal - 1) % 4, "contract": "pass"})
+        confirm_sheet(sheet, by=organiser)
+    finalise_round(Round.objects.get(pk=round_.pk), by=organiser)
+    return Round.objects.get(pk=round_.pk)
+
+
+@pytest.mark.parametrize(("language", "first"), [("en", "Board 5"), ("nl", "Bord 5"), ("fr", "Étui 5")])
+def test_a_relay_tables_sheet_names_each_deals_board_and_links_its_row_on_the_boards_page(
+    language: str, first: str
+) -> None:
+    """Read after the evening, table 2's deal 1 is board 5: the sheet says so and leads to how the other tables
+    did on it; the board page's table number leads back to the sheet."""
+    round_ = finalised_relay()
+    slug = round_.competition.slug
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    sheet = page(client.get(reverse("sheet", args=[slug, 1, 2])))
+    boards = sheet.find_all(class_="board")
+    assert [board.text() for board in boards][:2] == [first, first[:-1] + "6"]
+    assert len(boards) == 16
+    link = boards[0].find("a").attrs["href"]
+    assert link == reverse("board", args=[slug, 1, 5]) + "#table-2"
+    board_page = page(client.get(link.split("#")[0]))
+    back = board_page.find(id="table-2").find("a")
+    assert back.attrs["href"] == reverse("sheet", args=[slug, 1, 2])
+
+
+def test_before_the_round_is_over_only_the_entry_page_names_the_boards_and_links_none() -> None:
+    """The table reads its boards on its entry page (its order is on the table card), without a link: the board
+    pages stay hand records until the round is finalised."""
+    round_ = relay()
+    slug = round_.competition.slug
+    sheet = ScoreSheet.objects.get(table__round=round_, table__number=3)
+    record_deal(sheet, {"deal": 1, "dealer": 0, "contract": "pass"})
+    client = Client()
+    client.force_login(UserFactory(is_superuser=True, is_staff=True))
+    entry = page(client.get(reverse("sheet-entry", args=[slug, 1, 3])))
+    (board,) = entry.find_all(class_="board")
+    assert board.text() == "Board 9" and board.find_all("a") == []
+    assert 'class="board"' not in Client().get(reverse("sheet", args=[slug, 1, 3])).content.decode()
+
+
+def test_a_sheet_outside_duplicate_names_no_board() -> None:
+    competition = seated_competition(players=4, deals_per_session=16)
+    record_deal(
+        ScoreSheet.objects.get(table__round__competition=competition), {"deal": 1, "dealer": 0, "contract": "pass"}
+    )
+    shown = Client().get(reverse("sheet", args=[competition.slug, 1, 1])).content.decode()
+    assert 'class="line-text"' in shown
+    assert 'class="board"' not in shown

@@ -38,6 +38,26 @@ def test_no_template_puts_a_bare_colon_after_a_translated_label() -> None:
     assert {name: labels for name, labels in found.items() if labels} == {}
 
 
+# A colon written in the template right after a tag or a variable, e.g. "{% endblocktranslate %}: {{ text }}" or
+# "{{ label }}: {{ value }}". A whole translated block counts as one tag: a colon inside it is the catalogue's.
+TRANSLATED_BLOCK = re.compile(r"\{% blocktrans(?:late)?\b.*?\{% endblocktrans(?:late)? %\}", re.S)
+NOT_TEXT = re.compile(r"<(style|script)\b.*?</\1>|\{#.*?#\}|\{% comment %\}.*?\{% endcomment %\}", re.S)
+COLON_AFTER_TAG = re.compile(r"(?:%\}|\}\}):(?=[\s<]|$)", re.M)
+
+
+def test_no_template_puts_a_bare_colon_after_a_tag_or_a_variable() -> None:
+    """The sheet's history said "deal 3 v2: ..." and a board's tables "N: Jan" to French readers too; the sheet's
+    seat columns read "1:" on a phone, where the name after the colon is hidden."""
+    base = Path(settings.BASE_DIR)
+    found: dict[str, list[str]] = {}
+    for path in our_templates():
+        text = NOT_TEXT.sub("", TRANSLATED_BLOCK.sub("{% translated %}", path.read_text(encoding="utf-8")))
+        joins = [text[max(0, match.start() - 40) : match.end()] for match in COLON_AFTER_TAG.finditer(text)]
+        if joins:
+            found[str(path.relative_to(base))] = joins
+    assert found == {}
+
+
 @pytest.mark.parametrize(
     ("language", "expected"),
     [("en", "Dealer:"), ("nl", "Deler:"), ("fr", "Donneur\u00a0:"), ("fr-be", "Donneur\u00a0:")],

@@ -236,10 +236,8 @@ def seat_columns(doc: Element) -> list[tuple[int, str]]:
 
     Seats are numbered from 1, as on the table card."""
     headers = doc.find("table", class_="sheet").find("thead").find_all("th")
-    seats = [th for th in headers if re.match(r"\d+:", th.text())]
-    return [
-        (int(th.text().split(":")[0]), str(th.attrs.get("title") or th.text().split(":", 1)[1].strip())) for th in seats
-    ]
+    numbered = [(re.match(r"(\d+)\b", th.text()), th) for th in headers]
+    return [(int(match[1]), str(th.attrs["title"])) for match, th in numbered if match]
 
 
 def sheet_table(doc: Element, size: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -260,6 +258,10 @@ def test_the_sheet_page_shows_each_line_with_points_per_seat_and_running_totals(
     doc = page(client.get(sheet_url(sheet)))
 
     assert seat_columns(doc) == list(enumerate(names_by_seat(sheet), start=1))
+    # a phone shows the number alone (the name, and its colon, only from a wider screen): "1", never "1:"
+    named = [th for th in doc.find("table", class_="sheet").find("thead").find_all("th") if "title" in th.attrs]
+    assert [th.children[0] for th in named] == ["1", "2", "3", "4"]
+    assert all(th.find(class_="wide").text().startswith(": ") for th in named)
     points, totals = sheet_table(doc, 4)
     assert points == [[-3, -3, 9, -3], [3, -3, -3, 3]]
     assert totals == [[-3, -3, 9, -3], [0, -6, 6, 0]]

@@ -29,7 +29,7 @@ def finished_round(request: HttpRequest, slug: str, number: int) -> tuple[Access
     if not competition.duplicate or not seen.results:
         raise Http404
     round_ = get_object_or_404(Round, competition=competition, number=number)
-    if round_.status != Round.Status.FINALISED and not seen.manages:
+    if not seen.boards(round_):
         raise Http404("the boards stay hand records until the round is finalised")
     round_.competition = competition
     return seen, round_

@@ -19,6 +19,7 @@ from scoring.models import Rating, Standing, StandingsState, Statistics
 from scoring.selectors import rating_history
 from tournaments.charts import LineChart, line_chart
 from tournaments.contract_names import contract_name
+from tournaments.duplicate.movement import board_in
 from tournaments.line_text import describe_line
 from tournaments.models import Club, Competition, DealEntry, Player, Round, ScoreSheet, Seat, SeatResult
 from tournaments.services.privacy import public_name, shown_name
@@ -175,6 +176,7 @@ class SheetLine:
     reasons: tuple[str, ...] = ()  # why the deal counts more than once: "after an all-pass deal", "troel"...
     note: str = ""  # what the line means for the next one: "the next deal counts double"
     game: str = "wiezen"
+    board: int | None = None  # a duplicate round's board played as this deal (the table's order, by the movement)
 
     @property
     def contract_name(self) -> str:
@@ -261,10 +263,12 @@ def _pending_after(rules: RuleSet, contract: str, pending: int) -> int:
     return pending if contract == "penalty" else 1
 
 
-def sheet_lines(sheet: ScoreSheet, names: list[str] | None = None) -> SheetLines:
+def sheet_lines(sheet: ScoreSheet, names: list[str] | None = None, boards: list[int] | None = None) -> SheetLines:
     """Current lines with running totals by seat, each in players' words, with why it counts double.
 
     ``names[i]`` names the player at seat ``i + 1``; by default their public names (what anyone may see).
+    ``boards``: a duplicate table's board numbers, deal by deal (``duplicate.movement.board_orders``), so each line
+    says which board it was.
     """
     table = sheet.table
     size = table.size
@@ -305,6 +309,7 @@ def sheet_lines(sheet: ScoreSheet, names: list[str] | None = None) -> SheetLines
                 reasons,
                 note,
                 game,
+                board_in(boards or [], entry.deal_number),
             )
         )
     counts = sheet_sit_out_counts(rules, size, table.round.competition.deals_per_session, [e.entry.line for e in out])

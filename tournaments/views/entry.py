@@ -273,8 +273,8 @@ def _page(
     # A complete sheet offers corrections and confirmation, never a deal beyond the session; a refused save still
     # shows what was typed, with why.
     complete = _complete(sheet)
-    lines = selectors.sheet_lines(sheet, access.names)
     boards = board_orders(sheet.table.round).get(sheet.table.number, []) if access.competition.duplicate else []
+    lines = selectors.sheet_lines(sheet, access.names, boards)
     return {
         "board_order": spans(boards),
         "board": board_in(boards, preview.deal if preview else None),

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET
 
 from scoring.explanations import shown_value
 from tournaments import conditional, live
+from tournaments.duplicate.movement import board_orders
 from tournaments.models import Club, Competition, Player, Round, ScoreSheet
 from tournaments.permissions import visible_competitions
 from tournaments.selectors import entry as selectors_entry
@@ -209,7 +210,9 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
     sheet.table.round = round_
     seats = selectors.shown_seats(sheet, full_names=seen.manages)
     # a duplicate round's boards still to be played elsewhere: its lines and totals are not even read
-    lines = selectors.sheet_lines(sheet, selectors.seat_names(seats)) if seen.scores(round_) else None
+    shown = seen.scores(round_)
+    boards = board_orders(round_).get(table_number, []) if shown and seen.competition.duplicate else []
+    lines = selectors.sheet_lines(sheet, selectors.seat_names(seats), boards) if shown else None
     totals = lines[-1].running if lines else []
     response = render(
         request,
@@ -223,6 +226,7 @@ def sheet_detail(request: HttpRequest, slug: str, round_number: int, table_numbe
             "reviews": [] if lines is None else selectors_entry.sheet_reviews(sheet),
             "can_enter": seen.manages,
             "manages": seen.manages,  # who entered each version: their account names, for those who run it
+            "board_links": bool(boards) and seen.boards(round_),
         },
     )
     return conditional.conditional_body(request, response, seen.manages)
