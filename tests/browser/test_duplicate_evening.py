@@ -137,9 +137,19 @@ def test_a_duplicate_evening_from_the_new_competition_to_the_board_pages(
         confirm_sheet(sheet, by=director)
     finalise_round(Round.objects.get(pk=round_.pk), by=director)
 
-    # 4. the board page: the hands, every table's result, the solver's table and the par
+    # 4. the board page: the hands, every table's result, the solver's table and the par; a player of table 3
+    # comes to it from the table's sheet, whose deal 2 names its board, and goes back by the table's number
     reader = new_page(browser, live_server, PHONE)
-    reader.goto(reverse("board", args=[SLUG, 1, 2]))
+    sheet_path = reverse("sheet", args=[SLUG, 1, 3])
+    reader.goto(sheet_path)
+    deal_two = reader.locator('tr[data-deal="2"] .board a')
+    expect(deal_two).to_have_text("Board 2")
+    assert sideways_overflow(reader) <= 1
+    assert_accessible(reader, context="duplicate sheet, phone")
+    shoot(reader, "duplicate-sheet-phone")
+    deal_two.click()
+    reader.wait_for_url(f"**{reverse('board', args=[SLUG, 1, 2])}#table-3")
+    expect(reader.locator("#table-3")).to_be_in_viewport()
     body = reader.locator("main").inner_text()
     for sheet in sheets:
         assert f"{sheet.table.number}" in body
@@ -148,6 +158,8 @@ def test_a_duplicate_evening_from_the_new_competition_to_the_board_pages(
     assert_accessible(reader, context="board page, phone")
     assert_no_csp_violations(reader)
     shoot(reader, "duplicate-board-phone")
+    reader.locator("#table-3 a").click()
+    reader.wait_for_url(f"**{sheet_path}")
 
     # 5. the standings rank by matchpoints: table 1 made one trick more on boards 2..16 than the others
     reader.goto(reverse("competition", args=[SLUG]))
