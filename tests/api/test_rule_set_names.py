@@ -44,6 +44,17 @@ def test_renaming_a_shared_rule_set_to_a_taken_name_is_refused() -> None:
     assert other.name == "Other rules"
 
 
+@pytest.mark.parametrize("in_a_club", [False, True])
+def test_a_rule_set_edited_under_its_own_name_is_not_its_own_namesake(in_a_club: bool) -> None:
+    rule_set = RuleSetFactory(name="Eigen", club=ClubFactory() if in_a_club else None)
+    answer = api(UserFactory(is_superuser=True, is_staff=True)).patch(
+        f"{URL}{rule_set.pk}/", {"name": "Eigen", "overrides": {"penalty": 9}}, format="json"
+    )
+    assert answer.status_code == 200, answer.content
+    rule_set.refresh_from_db()
+    assert rule_set.overrides == {"penalty": 9}
+
+
 def test_a_name_taken_in_one_club_is_free_in_another_and_among_the_shared() -> None:
     first, second = ClubFactory(), ClubFactory()
     admin = UserFactory()

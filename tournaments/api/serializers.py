@@ -126,6 +126,7 @@ class RuleSetSerializer(serializers.ModelSerializer[RuleSet]):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         candidate = RuleSet(**{**({} if self.instance is None else _fields(self.instance)), **attrs})
         candidate.pk = None if self.instance is None else self.instance.pk  # rules in play stay: see clean()
+        candidate._state.adding = self.instance is None  # an edit is not its own namesake (validate_constraints)
         try:
             candidate.clean()  # the engine judges preset and overrides
             candidate.validate_constraints()  # a name taken in its club, or among the shared rule sets
