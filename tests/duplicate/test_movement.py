@@ -10,15 +10,17 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tests.factories import UserFactory, seated_competition
+from tests.factories import PlayerFactory, UserFactory, seated_competition
 from tests.tournaments.test_pages import page
 from tournaments.duplicate.movement import board_for_deal, board_orders, relay_hand_overs, sets_to_deal
 from tournaments.duplicate.results import played_boards
 from tournaments.line_errors import person_message
 from tournaments.models import Board, Competition, Round, ScoreSheet
-from tournaments.services.competitions import update_competition
+from tournaments.services.competitions import register_players, update_competition
 from tournaments.services.entry import record_deal
 from tournaments.services.errors import EntryRejected
+from tournaments.services.rounds import cards_changed, reseat_round
+from tournaments.services.seating import round_tables
 
 pytestmark = pytest.mark.django_db
 
@@ -73,6 +75,24 @@ def test_the_table_card_gives_each_table_its_order_and_its_hand_overs() -> None:
         "Relay: after every fourth deal, hand your boards to table 1 and take the next ones from table 3."
     )
     assert relays[2].endswith("take the next ones from the relay table.")
+
+
+def test_a_relay_reseated_to_more_tables_names_the_kept_table_whose_hand_overs_changed() -> None:
+    """Thirteen players at three tables, three more arrive: four tables, so the relay closes (table 3 now takes
+    its boards from table 4, not the side). Table 3 keeps its players and its code, but its card is wrong."""
+    round_ = relay(players=13)
+    before = round_tables(round_)
+    codes = dict(round_.tables.values_list("number", "sheet__captain_code"))
+    late = PlayerFactory.create_batch(3)
+    register_players(round_.competition, late)
+    reseat_round(round_, players=[p for t in before for p in t] + [p.pk for p in late], reason="late")
+    after = round_tables(round_)
+    kept = [n for n, (old, new) in enumerate(zip(before, after, strict=False), start=1) if old == new]
+    assert len(after) == 4 and 3 in kept
+    assert relay_hand_overs(round_)[3] == (2, 4)
+    assert all(codes[n] == round_.tables.get(number=n).sheet.captain_code for n in kept)
+    # the tables seated anew, and table 3; a kept table 2 still hands to table 1 and takes from table 3
+    assert cards_changed(round_) == sorted({*(n for n in range(1, 5) if n not in kept), 3})
 
 
 ENTRY_SAYS = {

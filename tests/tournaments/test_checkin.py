@@ -242,6 +242,36 @@ def test_the_round_page_lists_who_checked_in_and_seats_them() -> None:
     assert regs[8].player_id in seated(round_)
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Round 1: the table card of table {n} has changed; print it again."),
+        ("nl", "Ronde 1: de tafelkaart van tafel {n} is gewijzigd; druk ze opnieuw af."),
+        ("fr", "Manche 1\u00a0: la carte de la table {n} a changé\u00a0; imprimez-la à nouveau."),
+    ],
+)
+def test_a_late_arrival_voids_only_the_card_of_the_table_they_join_and_the_organiser_is_told(
+    language: str, said: str
+) -> None:
+    """Cards are out once a round is published: the table that stays as it was keeps its code, and the
+    organiser reads, in their language, which card to print again."""
+    competition = league(players=9)
+    regs = registrations(competition)
+    round_ = publish_round(create_round(competition, players=[r.player_id for r in regs[:8]]))
+    codes = dict(round_.tables.values_list("number", "sheet__captain_code"))
+    check_in_players(competition, [regs[8]])
+    client = organiser_client(competition)
+    client.cookies["django_language"] = language
+    response = client.post(reverse("manage-checkin-seat", args=[competition.slug]), {"next": "round"}, follow=True)
+    now = dict(round_.tables.values_list("number", "sheet__captain_code"))
+    (joined,) = [n for n, players in enumerate(round_tables(round_), start=1) if regs[8].player_id in players]
+    (kept,) = set(now) - {joined}
+    assert now[kept] == codes[kept] and now[joined] != codes[joined]
+    page = response.content.decode()
+    assert said.format(n=joined) in page
+    assert 'class="warning"' in page
+
+
 def test_the_check_in_page_seats_a_new_round_from_the_check_ins() -> None:
     competition = league(players=8)
     check_in_players(competition, registrations(competition))

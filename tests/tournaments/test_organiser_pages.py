@@ -543,6 +543,23 @@ def test_withdrawing_a_player_asks_first_then_reseats_the_draft(competition: Com
     assert any("not an active player" in m for m in said(client.post(page, {})))  # twice: the service says no
 
 
+def test_withdrawing_a_player_of_a_published_round_names_the_cards_to_print_again(
+    competition: Competition, roles: Roles
+) -> None:
+    register_players(competition, [PlayerFactory()])  # nine: a table of five and one of four
+    round_ = publish_round(create_round(competition))
+    tables = round_tables(round_)
+    codes = dict(round_.tables.values_list("number", "sheet__captain_code"))
+    number, leaving = next((n, t[0]) for n, t in enumerate(tables, start=1) if len(t) == 5)
+    response = client_of(roles.club_admin).post(url("manage-withdraw", competition.slug, leaving), {"reason": "ill"})
+
+    assert response.status_code == 302
+    now = dict(round_.tables.values_list("number", "sheet__captain_code"))
+    assert now[number] != codes[number]
+    assert {n: c for n, c in now.items() if n != number} == {n: c for n, c in codes.items() if n != number}
+    assert f"Round 1: the table card of table {number} has changed; print it again." in said(response)
+
+
 # -- a round's life ---------------------------------------------------------------------------------------------------
 
 

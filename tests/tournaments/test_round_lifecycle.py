@@ -226,6 +226,30 @@ def test_a_late_arrival_joins_without_moving_the_full_tables() -> None:
     assert sum(t in after for t in before) == 3  # one table of 4 took the newcomer
 
 
+def test_a_reseated_published_round_keeps_the_cards_and_codes_of_the_tables_it_keeps() -> None:
+    """Cards are printed and handed out once a round is published: a late arrival or a withdrawal that leaves a
+    table as it was must not void that table's code (its card, its QR code, the phones already signed in)."""
+    competition = competition_with(16)
+    round_ = publish_round(create_round(competition))
+    sheets = {s.table.number: s for s in ScoreSheet.objects.filter(table__round=round_).select_related("table")}
+    before = round_tables(round_)
+    late = PlayerFactory()
+    register_players(competition, [late])
+    after = round_tables(reseat_round(round_, players=[p for t in before for p in t] + [late.pk], reason="late"))
+    kept = [number for number, (old, new) in enumerate(zip(before, after, strict=True), start=1) if old == new]
+    assert len(kept) == 3
+    now = {s.table.number: s for s in ScoreSheet.objects.filter(table__round=round_).select_related("table")}
+    for number in kept:
+        assert (now[number].pk, now[number].captain_code) == (sheets[number].pk, sheets[number].captain_code)
+        assert now[number].table.pk == sheets[number].table.pk
+    (joined,) = set(now) - set(kept)
+    assert now[joined].captain_code != sheets[joined].captain_code  # its card lists four players: a new one
+    assert late.pk in after[joined - 1]
+    assert sorted(ScoreSheet.objects.values_list("captain_code", flat=True)) == sorted(
+        {s.captain_code for s in now.values()}
+    ), "no sheet of the old seating is left behind"
+
+
 def test_a_league_evening_seats_only_who_checked_in() -> None:
     competition = competition_with(20, kind=Competition.Kind.LEAGUE)
     players = sorted(competition.registrations.values_list("player_id", flat=True))

@@ -24,6 +24,7 @@ from tournaments.checkin.forms import CodeCheckInForm
 from tournaments.models import Competition, Round
 from tournaments.services.errors import ServiceError
 from tournaments.views.manage.competitions import managed_competition, refused
+from tournaments.views.manage.rounds import reprint_note
 from tournaments.visibility import access
 
 
@@ -161,6 +162,8 @@ def seat(request: HttpRequest, slug: str) -> HttpResponse:
         if round_.status == Round.Status.DRAFT
         else _("Round %(number)s is seated again with the late arrivals.") % {"number": round_.number},
     )
+    if note := reprint_note(round_):
+        messages.warning(request, note)
     if request.POST.get("next") == "round" or round_.status == Round.Status.DRAFT:
         return redirect("manage-round", slug=competition.slug, number=round_.number)
     return _back(request, competition, round_)

@@ -7,7 +7,7 @@ A finalised round takes a correction only after an explicit reopen with a reason
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 
 from scoring.tasks import request_ratings
 from tournaments import limits, live
+from tournaments.duplicate.movement import relay_hand_overs
 from tournaments.duplicate.services import deal_round_boards
 from tournaments.models import (
     AuditEvent,
@@ -86,12 +87,19 @@ def _said(status: str) -> str:
     return status.replace("_", " ")
 
 
-def _seat(round_: Round, tables: Sequence[Sequence[int]], present: Sequence[int]) -> None:
-    """Create the tables, seats and blank sheets of ``tables``; who is present but unseated has a bye."""
+def _seat(
+    round_: Round, tables: Sequence[Sequence[int]], present: Sequence[int], *, kept: Collection[int] = ()
+) -> None:
+    """Create the tables, seats and blank sheets of ``tables``; who is present but unseated has a bye.
+
+    The tables numbered in ``kept`` are already there as they should be, and are left alone.
+    """
     seated = {p for table in tables for p in table}
     round_.byes = sorted(p for p in present if p not in seated)
     round_.save(update_fields=["byes"])
     for number, players in enumerate(tables, start=1):
+        if number in kept:
+            continue
         table = Table.objects.create(round=round_, number=number, size=len(players))
         Seat.objects.bulk_create(
             Seat(table=table, round=round_, position=position, player_id=player_id)
@@ -241,15 +249,29 @@ def reseat_round(round_: Round, *, players: Sequence[int], by: Any = None, reaso
     _check_registered(round_.competition, players)
     request = seating_request(round_.competition, players=players, before=round_.number, seed=round_.seed)
     before_tables = round_tables(round_)
+    hand_overs = relay_hand_overs(round_)
     try:
         seating = reseat(before_tables, request)
     except SeatingError as exc:  # e.g. fewer than four players: the organiser's to fix, not a bug
         raise ServiceError("; ".join(exc.problems)) from exc
-    kept = sum(1 for old, new in zip(before_tables, seating, strict=False) if old == new)
-    round_.tables.all().delete()
-    _seat(round_, seating, request.players)
-    _log(round_, "reseated", round_.status, by=by, reason=reason, kept_tables=kept, players=len(request.players))
+    # A table seated exactly as before keeps its rows: its code and the phones signed in with it stay good, and so
+    # does its printed card, unless a relay's hand-overs changed with the number of tables.
+    kept = {n for n, (old, new) in enumerate(zip(before_tables, seating, strict=False), start=1) if old == new}
+    round_.tables.exclude(number__in=kept).delete()
+    _seat(round_, seating, request.players, kept=kept)
+    anew = [n for n in range(1, len(seating) + 1) if n not in kept]
+    hand_overs_now = relay_hand_overs(round_)
+    cards = sorted({*anew, *(n for n in kept if hand_overs.get(n) != hand_overs_now.get(n))})
+    detail = {"kept_tables": len(kept), "new_tables": anew, "cards_changed": cards, "players": len(request.players)}
+    _log(round_, "reseated", round_.status, by=by, reason=reason, **detail)
     return round_
+
+
+def cards_changed(round_: Round) -> list[int]:
+    """The tables whose printed card the round's last re-seating made wrong: seated anew (a new code), or kept
+    with other relay hand-overs."""
+    event = round_.events.filter(action="reseated").order_by("-pk").first()
+    return list(event.detail.get("cards_changed", [])) if event is not None else []
 
 
 @transaction.atomic

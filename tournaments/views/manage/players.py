@@ -35,6 +35,7 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.privacy import full_name
 from tournaments.services.rounds import withdraw_player
 from tournaments.views.manage.competitions import managed_competition, posted, refused
+from tournaments.views.manage.rounds import reprint_note
 
 
 def _back(competition: Competition, query: str = "") -> HttpResponse:
@@ -151,6 +152,9 @@ def withdraw(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
                 numbers = ", ".join(str(r.number) for r in rounds)
                 message += " " + _("Seated again: round %(rounds)s.") % {"rounds": numbers}
             messages.success(request, message)
+            for round_ in rounds:
+                if note := reprint_note(round_):
+                    messages.warning(request, note)
         return _back(competition)
     context = {"competition": competition, "registration": registration, "form": form}
     return render(request, "organiser/withdraw.html", context)

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments.checkin import services as checkin
@@ -26,6 +27,20 @@ from tournaments.services.errors import ServiceError
 from tournaments.views.manage.competitions import managed_competition, managed_round, overview, refused
 
 LIVE = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.COMPLETE)  # the progress table polls
+
+
+def reprint_note(round_: Round) -> str:
+    """After a published round is seated again: which tables' printed cards are wrong now, to print again."""
+    if round_.status != Round.Status.PUBLISHED:
+        return ""  # a draft's cards are not out yet
+    cards = lifecycle.cards_changed(round_)
+    if not cards:
+        return ""
+    return ngettext(
+        "Round %(round)s: the table card of table %(tables)s has changed; print it again.",
+        "Round %(round)s: the table cards of tables %(tables)s have changed; print them again.",
+        len(cards),
+    ) % {"round": round_.number, "tables": ", ".join(map(str, cards))}
 
 
 def _page(request: HttpRequest, round_: Round, **forms: Any) -> HttpResponse:
