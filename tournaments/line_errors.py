@@ -428,6 +428,7 @@ SENTENCES: dict[str, Sentence] = {
     # the entry service's own refusals
     "season_closed": _fixed(gettext_noop("This competition is closed: it takes no more lines.")),
     "sheet_final": _fixed(gettext_noop("This score sheet is final: it takes no more lines.")),
+    "sheet_gone": _fixed(gettext_noop("This table was seated again: open the entry page from its new table card.")),
     "too_many_deals": _fixed(gettext_noop("This sheet takes no more deals.")),
     "idempotency_conflict": _fixed(
         gettext_noop("This line was already sent with other contents: reload the page and type it again.")

@@ -8,6 +8,7 @@ from itertools import combinations
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from games.generate import random_session
 from tests.factories import (
@@ -18,6 +19,7 @@ from tests.factories import (
     RuleSetFactory,
     UserFactory,
 )
+from tournaments.line_errors import person_message
 from tournaments.models import Competition, DealEntry, Registration, Round, ScoreSheet, Seat, SeatingWish
 from tournaments.services.competitions import register_players
 from tournaments.services.entry import record_deal
@@ -248,6 +250,38 @@ def test_a_reseated_published_round_keeps_the_cards_and_codes_of_the_tables_it_k
     assert sorted(ScoreSheet.objects.values_list("captain_code", flat=True)) == sorted(
         {s.captain_code for s in now.values()}
     ), "no sheet of the old seating is left behind"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "This table was seated again: open the entry page from its new table card."),
+        ("nl", "Deze tafel is opnieuw ingedeeld: open de invulpagina met haar nieuwe tafelkaart."),
+        (
+            "fr",
+            "Cette table a été placée à nouveau\u00a0: ouvrez la page d'encodage depuis sa nouvelle carte de table.",
+        ),
+    ],
+)
+def test_a_line_for_a_table_seated_anew_meanwhile_is_refused_in_words(language: str, said: str) -> None:
+    """The page read the sheet, then the organiser seated a late arrival at that table before the line arrived."""
+    competition = competition_with(16)
+    round_ = publish_round(create_round(competition))
+    before = round_tables(round_)
+    sheets = list(ScoreSheet.objects.filter(table__round=round_).select_related("table__round__competition"))
+    late = PlayerFactory()
+    register_players(competition, [late])
+    reseat_round(round_, players=[p for t in before for p in t] + [late.pk], reason="late")
+    (gone,) = [s for s in sheets if not ScoreSheet.objects.filter(pk=s.pk).exists()]
+
+    with pytest.raises(EntryRejected) as refused:
+        record_deal(gone, {"deal": 1, "dealer": 0, "contract": "pass"})
+
+    (error,) = refused.value.errors
+    with translation.override(language):
+        assert person_message(error, []) == said
+    assert not DealEntry.objects.exists()
+    assert Round.objects.get(pk=round_.pk).status == Status.PUBLISHED
 
 
 def test_a_league_evening_seats_only_who_checked_in() -> None:

@@ -91,8 +91,11 @@ def _record(
     sheet = (
         ScoreSheet.objects.select_for_update(of=("self",))
         .select_related("table__round__competition__rule_set")
-        .get(pk=sheet_id)
+        .filter(pk=sheet_id)
+        .first()
     )
+    if sheet is None:  # its table was seated again (``reseat_round``) between the page and this line
+        raise EntryRejected([FieldError("sheet_gone", "", "this table was seated again: use its new table card")])
     lines, existing = _current_lines(sheet, key, line)
     if existing is not None:
         return EntryResult(existing, created=False)
