@@ -27,7 +27,7 @@ from tournaments.duplicate import analysis
 from tournaments.duplicate.cards import spans
 from tournaments.duplicate.pbn_errors import reader_message
 from tournaments.models import AuditEvent, Board, DealEntry, Round
-from tournaments.services import audit
+from tournaments.services import audit, lock_order
 from tournaments.services.errors import ServiceError
 
 
@@ -74,7 +74,7 @@ def _store(round_: Round, boards: Sequence[EngineBoard], *, seed: int | None) ->
 def _locked(round_: Round) -> Round:
     """The round row-locked, with its competition: two organisers' uploads, or an upload and a first line's
     step into play (``services.rounds.note_entry`` locks the round too), take turns."""
-    return Round.objects.select_for_update().select_related("competition").get(pk=round_.pk)
+    return lock_order.round_only(round_)  # boards only: no sheet is locked after it
 
 
 @transaction.atomic

@@ -31,7 +31,7 @@ from tournaments.models import (
 )
 from tournaments.seating import SeatingError, seating_problems
 from tournaments.seating.attendance import reseat
-from tournaments.services import audit
+from tournaments.services import audit, lock_order
 from tournaments.services.errors import ServiceError
 from tournaments.services.seasons import refuse_if_closed
 from tournaments.services.seating import generate, round_tables, seating_request
@@ -71,8 +71,9 @@ def _log(round_: Round, action: str, before: str, *, by: Any = None, reason: str
 
 
 def _locked(round_: Round) -> Round:
-    """The round, row-locked for this transaction: two organisers' clicks take turns."""
-    return Round.objects.select_for_update().select_related("competition").get(pk=round_.pk)
+    """The round, row-locked for this transaction (after its sheets: ``lock_order``): two organisers' clicks take
+    turns, and so do a click and a table's line."""
+    return lock_order.round_after_its_sheets(round_)
 
 
 def _require(round_: Round, *allowed: str, doing: str) -> None:
@@ -278,7 +279,10 @@ def cards_changed(round_: Round) -> list[int]:
 def withdraw_player(competition: Competition, player_id: int, *, by: Any = None, reason: str = "") -> list[Round]:
     """Stop seating a player from now on, and re-seat the rounds not yet in play; results stay."""
     reason = checked_reason(reason)
-    refuse_if_closed(Competition.objects.select_for_update().get(pk=competition.pk), "withdraw a player")
+    # the sheets it may delete first, as a line entered meanwhile locks them before the round and the competition
+    refuse_if_closed(
+        lock_order.competition_after_its_sheets(competition, [Status.DRAFT, Status.PUBLISHED]), "withdraw a player"
+    )
     updated = Registration.objects.filter(
         competition=competition, player_id=player_id, withdrawn_at__isnull=True
     ).update(withdrawn_at=timezone.now())
@@ -317,7 +321,7 @@ def note_entry(round_: Round, *, by: Any = None, sheet_was_confirmed: bool = Fal
             return
         _log(Round.objects.get(pk=round_.pk), "in_play", Status.COMPLETE, by=by)
         return
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    round_ = lock_order.round_only(round_)  # the entry holds only its sheet: ``lock_order``'s order
     if round_.status in (Status.PUBLISHED, Status.COMPLETE):
         before, round_.status = round_.status, Status.IN_PLAY
         round_.save(update_fields=["status"])

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from tournaments import devices, live
 from tournaments.locks import refuse_locked_write
 from tournaments.models import AuditEvent, DealEntry, ScoreSheet
-from tournaments.services import audit
+from tournaments.services import audit, lock_order
 from tournaments.services.errors import ServiceError
 from tournaments.services.rounds import note_entry, refresh_completion
 from tournaments.text_limits import checked_reason
@@ -62,6 +62,9 @@ def confirm_sheet(sheet: ScoreSheet, *, by: Any, entered_in: str = "") -> ScoreS
     ``by``: a signed-in user (an administrator, an organiser), or nobody (a code holder); ``entered_in``: the
     confirming device's mark (``tournaments.devices``). The rule is ``confirm_refusal``'s.
     """
+    # all the round's sheets, as completing the round reads them all (``lock_order``): two tables confirming at
+    # once take turns
+    lock_order.round_sheets(ScoreSheet.objects.values_list("table__round_id", flat=True).get(pk=sheet.pk))
     sheet = _locked(sheet)
     refuse_locked_write(sheet)  # a closed competition's or finalised round's sheets stay as they are
     if sheet.state != ScoreSheet.State.ENTERED:
