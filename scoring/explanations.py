@@ -9,7 +9,7 @@ active language, naming each ``#id`` as the page names that player. A phrase it 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -121,10 +121,14 @@ def _value(text: str) -> str:
 
 
 def _players(text: str, names: Mapping[int, str]) -> str:
-    shown = [names.get(int(pid), f"#{pid}") for pid in re.findall(r"#(\d+)", text)]
-    if len(shown) == 1:
-        return shown[0]
-    return gettext("%(names)s and %(last)s") % {"names": ", ".join(shown[:-1]), "last": shown[-1]}
+    return listed([names.get(int(pid), f"#{pid}") for pid in re.findall(r"#(\d+)", text)])
+
+
+def listed(names: Sequence[str]) -> str:
+    """Names as a sentence lists them: "Anna P., Bert D. and Carl E."."""
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def _name(text: str) -> str:

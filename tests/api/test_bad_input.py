@@ -1169,7 +1169,7 @@ def test_reseating_one_player_given_four_times_is_refused(rounds_world: RoundsWo
 def test_reseating_fewer_than_four_players_is_a_service_error(rounds_world: RoundsWorld) -> None:
     """The seating's SeatingError becomes a ServiceError, as when a round is seated (a withdrawal re-seats too)."""
     before = snapshot()
-    with pytest.raises(ServiceError, match="need at least 4 players, got 3"):
+    with pytest.raises(ServiceError, match=r"At least 4 players are needed; there are 3\."):
         reseat_round(rounds_world.rounds["published"], players=rounds_world.players[:3])
     assert snapshot() == before
 

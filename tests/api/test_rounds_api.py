@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import CompetitionFactory, PlayerFactory, RuleSetFactory, UserFactory
-from tournaments.models import Competition, Round, ScoreSheet, SeatingWish
+from tournaments.models import Competition, Player, Round, ScoreSheet, SeatingWish
 from tournaments.services.competitions import register_players
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +50,8 @@ def test_seat_check_swap_redraw_publish_and_read_the_log(organiser: APIClient, c
     (a, b, *_), (c, *_) = seating(body)
     SeatingWish.objects.create(competition=competition, player_id=a, other_id=b, kind=SeatingWish.Kind.APART)
     problems = organiser.get(f"{url}/problems/").json()["problems"]
-    assert problems == [f"players {a} and {b} should be kept apart but share table 1"]
+    names = {p.pk: p.name for p in Player.objects.filter(pk__in=[a, b])}
+    assert problems == [f"{names[a]} and {names[b]} should be kept apart, but both sit at table 1."]
     refused = organiser.post(f"{url}/publish/")
     assert refused.status_code == 400 and "kept apart" in refused.json()["detail"]
 
@@ -63,7 +64,10 @@ def test_seat_check_swap_redraw_publish_and_read_the_log(organiser: APIClient, c
 
     assert organiser.post(f"{url}/publish/").json()["status"] == "published"
     late = organiser.post(f"{url}/redraw/", {}, "json")
-    assert late.status_code == 400 and "published" in late.json()["detail"]
+    assert (
+        late.status_code == 400
+        and late.json()["detail"] == "Round 1 (Published): only a draft seating can be drawn again."
+    )
 
     log = organiser.get(f"{url}/events/").json()
     assert [e["action"] for e in log] == ["seated", "swapped", "regenerated", "published"]
@@ -78,7 +82,8 @@ def test_a_manual_seating_with_errors_is_refused_with_every_problem(
     refused = organiser.post(f"{API}/rounds/", body, "json")
     assert refused.status_code == 400
     detail = refused.json()["detail"]
-    assert "table 1 seats 3 players" in detail and f"player {players[3]} is seated twice" in detail
+    seated_twice = Player.objects.get(pk=players[3]).name
+    assert "Table 1 seats 3 players" in detail and f"{seated_twice} is seated twice." in detail
     assert not Round.objects.exists()
     good = {"competition": competition.pk, "method": "manual", "seating": [players[:5], players[5:]]}
     created = organiser.post(f"{API}/rounds/", good, "json")
@@ -105,7 +110,7 @@ def test_finalise_needs_a_complete_round_and_reopen_a_reason(organiser: APIClien
     url = f"{API}/rounds/{created['id']}"
     organiser.post(f"{url}/publish/")
     early = organiser.post(f"{url}/finalise/")
-    assert early.status_code == 400 and "complete" in early.json()["detail"]
+    assert early.status_code == 400 and "once every sheet is confirmed" in early.json()["detail"]
     Round.objects.filter(pk=created["id"]).update(status=Round.Status.COMPLETE)
     ScoreSheet.objects.filter(table__round_id=created["id"]).update(state=ScoreSheet.State.CONFIRMED)
     assert organiser.post(f"{url}/finalise/").json()["status"] == "finalised"

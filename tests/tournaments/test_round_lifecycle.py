@@ -20,7 +20,7 @@ from tests.factories import (
     UserFactory,
 )
 from tournaments.line_errors import person_message
-from tournaments.models import Competition, DealEntry, Registration, Round, ScoreSheet, Seat, SeatingWish
+from tournaments.models import Competition, DealEntry, Player, Registration, Round, ScoreSheet, Seat, SeatingWish
 from tournaments.services.competitions import register_players
 from tournaments.services.entry import record_deal
 from tournaments.services.errors import EntryRejected, ServiceError
@@ -91,7 +91,7 @@ def test_redrawing_a_draft_seats_the_same_players_again_and_is_refused_once_publ
     assert sorted(p for t in after for p in t) == sorted(p for t in before for p in t)
     assert ScoreSheet.objects.filter(table__round=round_).count() == len(after)
     publish_round(round_)
-    with pytest.raises(ServiceError, match="published"):
+    with pytest.raises(ServiceError, match=r"Round 1 \(Published\): only a draft"):
         regenerate_round(round_)
     assert actions(round_) == ["seated", "regenerated", "published"]
 
@@ -141,7 +141,8 @@ def test_a_broken_wish_is_a_problem_that_blocks_publishing_until_fixed() -> None
     round_ = create_round(competition)
     (a, b, *_), (c, *_) = round_tables(round_)
     SeatingWish.objects.create(competition=competition, player_id=a, other_id=b, kind=SeatingWish.Kind.APART)
-    assert round_problems(round_) == [f"players {a} and {b} should be kept apart but share table 1"]
+    names = {p.pk: p.name for p in Player.objects.filter(pk__in=[a, b])}
+    assert round_problems(round_) == [f"{names[a]} and {names[b]} should be kept apart, but both sit at table 1."]
     with pytest.raises(ServiceError, match="kept apart"):
         publish_round(round_)
     swap_players(round_, b, c)
@@ -173,7 +174,7 @@ def test_play_completion_finalisation_and_a_logged_reopen() -> None:
     assert round_.status == Status.IN_PLAY
     with pytest.raises(ServiceError, match="someone else"):
         confirm_sheet(sheet, by=scorer)
-    with pytest.raises(ServiceError, match="complete"):
+    with pytest.raises(ServiceError, match="once every sheet is confirmed"):
         finalise_round(round_)
     confirm_sheet(sheet, by=checker)
     round_.refresh_from_db()

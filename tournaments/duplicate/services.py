@@ -129,7 +129,7 @@ def check_numbers(boards: Sequence[EngineBoard], count: int) -> None:
     wanted = _("This round plays boards 1 to %(count)s, one for each deal: give a file of exactly those.") % {
         "count": count
     }
-    raise ServiceError(f"{found} {wanted}")
+    raise ServiceError(found + " " + wanted)
 
 
 @transaction.atomic

@@ -17,6 +17,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 from .sit_outs import SitOuts
 
@@ -26,6 +27,20 @@ History = Sequence[Sequence[Sequence[int]]]
 HARD = 1000.0  # weight of a broken "apart" or "together" wish: no number of repeated meetings outweighs it
 CLUBMATE = 2.0
 EPS = 1e-9
+
+
+class Problem(str):
+    """A problem in plain English (the ``str``), with its kind and the players and tables it names, so that the
+    pages can say it in the reader's language with the players' names (``tournaments.seating_words``)."""
+
+    code: str
+    params: dict[str, Any]
+
+    def __new__(cls, code: str, text: str, **params: Any) -> Problem:
+        made = super().__new__(cls, text)
+        made.code = code
+        made.params = params
+        return made
 
 
 class SeatingError(ValueError):
@@ -43,7 +58,7 @@ def table_sizes(n: int) -> list[int]:
         for fives in range(seated // 5 + 1):
             if (seated - 5 * fives) % 4 == 0:
                 return [5] * fives + [4] * ((seated - 5 * fives) // 4)
-    raise SeatingError([f"need at least 4 players, got {n}"])
+    raise SeatingError([Problem("too_few", f"need at least 4 players, got {n}", count=n)])
 
 
 def repeat_free_rounds(rounds: History) -> int:
@@ -90,22 +105,25 @@ class SeatingRequest:
 
 def check_request(request: SeatingRequest) -> None:
     players = list(request.players)
-    problems: list[str] = []
+    problems: list[Problem] = []
     if len(set(players)) != len(players):
-        problems.append("a player is listed twice")
+        twice = sorted(p for p in set(players) if players.count(p) > 1)
+        problems.append(Problem("listed_twice", "a player is listed twice", players=twice))
     if len(players) < 4:
-        problems.append(f"need at least 4 players, got {len(players)}")
+        problems.append(Problem("too_few", f"need at least 4 players, got {len(players)}", count=len(players)))
     present = set(players)
     groups = _together_groups(request, present)
     largest = max(table_sizes(len(players))) if len(players) >= 4 else 0
     for group in groups:
         if len(group) > largest:
-            problems.append(f"players {sorted(group)} should sit together but no table seats {len(group)}")
+            text = f"players {sorted(group)} should sit together but no table seats {len(group)}"
+            problems.append(Problem("group_too_large", text, players=sorted(group), count=len(group)))
     for a, b in request.apart:
         if a == b:
-            problems.append(f"player {a} cannot be kept apart from themselves")
+            problems.append(Problem("apart_from_self", f"player {a} cannot be kept apart from themselves", player=a))
         elif any(a in g and b in g for g in groups):
-            problems.append(f"players {a} and {b} are asked both to sit together and to be kept apart")
+            text = f"players {a} and {b} are asked both to sit together and to be kept apart"
+            problems.append(Problem("together_and_apart", text, first=a, second=b))
     if problems:
         raise SeatingError(problems)
 
@@ -127,17 +145,19 @@ def _together_groups(request: SeatingRequest, present: set[int]) -> list[set[int
     return [g for g in groups.values() if len(g) > 1]
 
 
-def constraint_problems(tables: Sequence[Sequence[int]], request: SeatingRequest) -> list[str]:
+def constraint_problems(tables: Sequence[Sequence[int]], request: SeatingRequest) -> list[Problem]:
     """Broken "apart" and "together" wishes of a seating, in words."""
     where = {p: i for i, table in enumerate(tables) for p in table}
     problems = []
     for a, b in request.apart:
         if a in where and where.get(a) == where.get(b):
-            problems.append(f"players {a} and {b} should be kept apart but share table {where[a] + 1}")
+            text = f"players {a} and {b} should be kept apart but share table {where[a] + 1}"
+            problems.append(Problem("apart_together", text, first=a, second=b, table=where[a] + 1))
     for a, b in request.together:
         if a in where and b in where and where[a] != where[b]:
+            text = f"players {a} and {b} should sit together but are at tables {where[a] + 1} and {where[b] + 1}"
             problems.append(
-                f"players {a} and {b} should sit together but are at tables {where[a] + 1} and {where[b] + 1}"
+                Problem("together_apart", text, first=a, second=b, table=where[a] + 1, other_table=where[b] + 1)
             )
     return problems
 

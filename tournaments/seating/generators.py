@@ -22,6 +22,7 @@ from .core import (
     EPS,
     History,
     Ledger,
+    Problem,
     Round,
     SeatingError,
     SeatingRequest,
@@ -319,24 +320,27 @@ def _same_round(a: Sequence[Sequence[int]], b: Sequence[Sequence[int]]) -> bool:
     return {frozenset(t) for t in a} == {frozenset(t) for t in b}
 
 
-def seating_problems(tables: Sequence[Sequence[int]], request: SeatingRequest) -> list[str]:
+def seating_problems(tables: Sequence[Sequence[int]], request: SeatingRequest) -> list[Problem]:
     """Everything wrong with a proposed round for the players present, in words (empty when it is valid)."""
-    problems: list[str] = []
+    problems: list[Problem] = []
     present = set(request.players)
     seen: set[int] = set()
     for number, table in enumerate(tables, start=1):
         if len(table) not in (4, 5):
-            problems.append(f"table {number} seats {len(table)} players; a table seats 4 or 5")
+            text = f"table {number} seats {len(table)} players; a table seats 4 or 5"
+            problems.append(Problem("table_size", text, table=number, count=len(table)))
         for p in table:
             if p in seen:
-                problems.append(f"player {p} is seated twice")
+                problems.append(Problem("seated_twice", f"player {p} is seated twice", player=p))
             elif p not in present:
-                problems.append(f"player {p} at table {number} is not present")
+                problems.append(
+                    Problem("not_present", f"player {p} at table {number} is not present", player=p, table=number)
+                )
             seen.add(p)
     missing = sorted(present - seen)
     allowed_byes = len(present) - sum(table_sizes(len(present))) if len(present) >= 4 else 0
     if len(missing) > allowed_byes:
-        problems.append(f"players {missing} have no table")
+        problems.append(Problem("no_table", f"players {missing} have no table", players=missing))
     problems.extend(constraint_problems(tables, request))
     return problems
 
@@ -350,7 +354,7 @@ class ManualSeating(Generator):
     def next_round(self, request: SeatingRequest) -> Round:
         check_request(request)
         if not request.tables:
-            raise SeatingError(["a manual seating needs the organiser's tables"])
+            raise SeatingError([Problem("manual_without_tables", "a manual seating needs the organiser's tables")])
         problems = seating_problems(request.tables, request)
         if problems:
             raise SeatingError(problems)
@@ -361,7 +365,7 @@ class ManualSeating(Generator):
         return self.next_round(request)
 
     def rounds(self, n: int, count: int, seed: int, history: History = ()) -> list[Round]:
-        raise SeatingError(["a manual seating is the organiser's: it cannot be generated"])
+        raise SeatingError([Problem("manual_generated", "a manual seating is the organiser's: it cannot be generated")])
 
 
 GENERATORS: dict[str, Generator] = {

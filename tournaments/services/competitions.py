@@ -8,8 +8,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 
 from config.untrusted import UNSTORABLE, UNSTORABLE_MESSAGE
@@ -18,6 +19,7 @@ from tournaments.integrity import competition_played
 from tournaments.models import Club, Competition, Membership, Player, Registration, RuleSet
 from tournaments.services.errors import ServiceError
 from tournaments.services.seasons import refuse_if_closed
+from tournaments.templatetags.labels import colon
 
 
 def create_rule_set(
@@ -82,7 +84,7 @@ def update_competition(competition: Competition, **fields: Any) -> Competition:
 
 def register_players(competition: Competition, players: Iterable[Player]) -> int:
     """Register players (again is harmless); returns how many were new."""
-    refuse_if_closed(competition, "register players")
+    refuse_if_closed(competition)
     before = competition.registrations.count()
     Registration.objects.bulk_create(
         [Registration(competition=competition, player=p) for p in players], ignore_conflicts=True
@@ -175,7 +177,7 @@ def add_walk_in(
 
     A federation id that is taken is a ``ValidationError`` on that field: that player exists, register them.
     """
-    refuse_if_closed(competition, "register players")
+    refuse_if_closed(competition)
     player = Player(first_name=first_name, last_name=last_name, federation_id=federation_id or None)
     player.full_clean()
     player.save()
@@ -221,7 +223,7 @@ def import_players_csv(competition: Competition, text: str, *, club: Club | None
     when exactly one player has that name; otherwise a new player (a member of ``club`` if given). Every bad
     row is reported (``PlayerImportRejected``) and then nothing is written.
     """
-    refuse_if_closed(competition, "register players")
+    refuse_if_closed(competition)
     rows, errors = _read_player_rows(text)
     players, new = _match_players(rows, errors)
     if errors:
@@ -327,13 +329,21 @@ def _only_player_named(row: _Row) -> Player | None:
     return found[0] if found else None
 
 
+def _field_problem(field: str, messages: list[str]) -> str:
+    """ "Last name: ..." with the field's name as people read it, never the model's attribute."""
+    said = " ".join(messages)
+    if field == NON_FIELD_ERRORS:
+        return said
+    return f"{capfirst(Player._meta.get_field(field).verbose_name)}{colon()} {said}"
+
+
 def _new_player(row: _Row) -> Player:
     player = Player(first_name=row.first_name, last_name=row.last_name, federation_id=row.federation_id)
     try:
         player.full_clean(validate_unique=False)  # a known federation id was matched already
     except ValidationError as exc:
         raise ServiceError(
-            "; ".join(f"{field}: {' '.join(messages)}" for field, messages in exc.message_dict.items())
+            " ".join(_field_problem(field, messages) for field, messages in exc.message_dict.items())
         ) from exc
     return player
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from tournaments.models import DealEntry, ScoreSheet
 from tournaments.services.entry import EntryResult, record_deal
 from tournaments.services.errors import ServiceError
@@ -22,10 +24,13 @@ def restore_version(
     version, so the history only ever grows. ``expected_version`` guards against someone else's change."""
     old = DealEntry.objects.filter(sheet=sheet, deal_number=deal, version=version).first()
     if old is None:
-        raise ServiceError(f"deal {deal} of this sheet has no version {version}")
+        raise ServiceError(
+            gettext("Deal %(deal)s of this sheet has no version %(version)s.") % {"deal": deal, "version": version}
+        )
     current = DealEntry.objects.filter(sheet=sheet, deal_number=deal, is_current=True).first()
     if current is not None and current.version == version:
-        raise ServiceError(f"version {version} of deal {deal} is already the current one")
+        said = {"deal": deal, "version": version}
+        raise ServiceError(gettext("Version %(version)s of deal %(deal)s is already the current one.") % said)
     if expected_version is None:  # restoring names the deal to replace: it corrects the version current now
         expected_version = current.version if current is not None else 0
     return record_deal(

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scoring.tasks import request_ratings
-from tournaments import limits, live
+from tournaments import limits, live, seating_words
 from tournaments.duplicate.movement import relay_hand_overs
 from tournaments.duplicate.services import deal_round_boards
 from tournaments.models import (
@@ -76,16 +76,11 @@ def _locked(round_: Round) -> Round:
     return lock_order.round_after_its_sheets(round_)
 
 
-def _require(round_: Round, *allowed: str, doing: str) -> None:
+def _require(round_: Round, *allowed: str, refusal: str) -> None:
+    """Refuse a step the round's status does not allow: ``refusal`` says which rounds take it, in words."""
     if round_.status not in allowed:
-        raise ServiceError(
-            f"round {round_.number} is {_said(round_.status)}: cannot {doing} "
-            f"(only when {' or '.join(_said(s) for s in allowed)})"
-        )
-
-
-def _said(status: str) -> str:
-    return status.replace("_", " ")
+        said = {"number": round_.number, "status": round_.get_status_display()}
+        raise ServiceError(gettext("Round %(number)s (%(status)s):") % said + " " + refusal)
 
 
 def _seat(
@@ -127,7 +122,7 @@ def create_round(
     one).
     """
     competition = Competition.objects.select_for_update().get(pk=competition.pk)  # one new round at a time
-    refuse_if_closed(competition, "add a round")
+    refuse_if_closed(competition)
     number = (competition.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     if number not in limits.ROUND_NUMBER:
         message = gettext("%(competition)s has %(n)s rounds, the most a competition may have")
@@ -179,7 +174,7 @@ def regenerate_round(
 ) -> Round:
     """Draw a draft's seating again (a new seed by default) for the same players."""
     round_ = _locked(round_)
-    _require(round_, Status.DRAFT, doing="draw the seating again")
+    _require(round_, Status.DRAFT, refusal=gettext("only a draft seating can be drawn again."))
     present = _present(round_)
     round_.seed = _seed(seed if seed is not None else round_.seed + 1)
     round_.method = method or round_.method
@@ -198,11 +193,15 @@ def regenerate_round(
 def swap_players(round_: Round, first: int, second: int, *, by: Any = None) -> Round:
     """Exchange two players' seats in a draft (or a seated player with one who has a bye)."""
     round_ = _locked(round_)
-    _require(round_, Status.DRAFT, doing="swap players")
+    _require(round_, Status.DRAFT, refusal=gettext("players can be swapped only in a draft seating."))
     seats = {s.player_id: s for s in Seat.objects.filter(round=round_, player_id__in=[first, second])}
     byes = list(round_.byes or [])
     if first == second or not seats or any(p not in seats and p not in byes for p in (first, second)):
-        raise ServiceError(f"players {first} and {second} are not two different players of round {round_.number}")
+        names = seating_words.names_of([first, second])
+        said = {"first": names.get(first, first), "second": names.get(second, second), "number": round_.number}
+        raise ServiceError(
+            gettext("%(first)s and %(second)s are not two different players of round %(number)s.") % said
+        )
     placed = [(s.table_id, s.position, other) for p, s in seats.items() for other in (first, second) if other != p]
     Seat.objects.filter(pk__in=[s.pk for s in seats.values()]).delete()
     Seat.objects.bulk_create(
@@ -221,17 +220,17 @@ def round_problems(round_: Round) -> list[str]:
     """What is wrong with a round's seating for its players and the competition's wishes (empty if nothing)."""
     tables = round_tables(round_)
     request = seating_request(round_.competition, players=_present(round_), before=round_.number)
-    return seating_problems(tables, request)
+    return seating_words.problems_words(seating_problems(tables, request))
 
 
 @transaction.atomic
 def publish_round(round_: Round, *, by: Any = None) -> Round:
     """Show a valid draft seating to the players."""
     round_ = _locked(round_)
-    _require(round_, Status.DRAFT, doing="publish the seating")
+    _require(round_, Status.DRAFT, refusal=gettext("only a draft seating can be published."))
     problems = round_problems(round_)
     if problems:
-        raise ServiceError("; ".join(problems))
+        raise ServiceError(" ".join(problems))
     before, round_.status = round_.status, Status.PUBLISHED
     round_.save(update_fields=["status"])
     _log(round_, "published", before, by=by)
@@ -246,7 +245,8 @@ def reseat_round(round_: Round, *, players: Sequence[int], by: Any = None, reaso
     """
     reason = checked_reason(reason)
     round_ = _locked(round_)
-    _require(round_, Status.DRAFT, Status.PUBLISHED, doing="re-seat")
+    refusal = gettext("a round is seated again only before its first score: its seating stays.")
+    _require(round_, Status.DRAFT, Status.PUBLISHED, refusal=refusal)
     _check_registered(round_.competition, players)
     request = seating_request(round_.competition, players=players, before=round_.number, seed=round_.seed)
     before_tables = round_tables(round_)
@@ -254,7 +254,7 @@ def reseat_round(round_: Round, *, players: Sequence[int], by: Any = None, reaso
     try:
         seating = reseat(before_tables, request)
     except SeatingError as exc:  # e.g. fewer than four players: the organiser's to fix, not a bug
-        raise ServiceError("; ".join(exc.problems)) from exc
+        raise ServiceError(seating_words.refusal(exc.problems)) from exc
     # A table seated exactly as before keeps its rows: its code and the phones signed in with it stay good, and so
     # does its printed card, unless a relay's hand-overs changed with the number of tables.
     kept = {n for n, (old, new) in enumerate(zip(before_tables, seating, strict=False), start=1) if old == new}
@@ -280,14 +280,14 @@ def withdraw_player(competition: Competition, player_id: int, *, by: Any = None,
     """Stop seating a player from now on, and re-seat the rounds not yet in play; results stay."""
     reason = checked_reason(reason)
     # the sheets it may delete first, as a line entered meanwhile locks them before the round and the competition
-    refuse_if_closed(
-        lock_order.competition_after_its_sheets(competition, [Status.DRAFT, Status.PUBLISHED]), "withdraw a player"
-    )
+    refuse_if_closed(lock_order.competition_after_its_sheets(competition, [Status.DRAFT, Status.PUBLISHED]))
     updated = Registration.objects.filter(
         competition=competition, player_id=player_id, withdrawn_at__isnull=True
     ).update(withdrawn_at=timezone.now())
     if not updated:
-        raise ServiceError(f"player {player_id} is not an active player of {competition}")
+        name = seating_words.names_of([player_id]).get(player_id, player_id)
+        said = {"player": name, "competition": competition}
+        raise ServiceError(gettext("%(player)s is not an active player of %(competition)s.") % said)
     audit.record(
         AuditEvent.Action.CHANGE,
         ("registration", f"{competition.pk}:{player_id}"),
@@ -354,7 +354,7 @@ def refresh_completion(round_: Round, *, by: Any = None) -> Round:
 def finalise_round(round_: Round, *, by: Any = None) -> Round:
     """Lock a complete round: its sheets become final and take no more lines."""
     round_ = _locked(round_)
-    _require(round_, Status.COMPLETE, doing="finalise")
+    _require(round_, Status.COMPLETE, refusal=gettext("a round is finalised once every sheet is confirmed."))
     ScoreSheet.objects.filter(table__round=round_).update(state=ScoreSheet.State.FINAL)
     before, round_.status = round_.status, Status.FINALISED
     round_.save(update_fields=["status"])
@@ -368,10 +368,10 @@ def reopen_round(round_: Round, *, reason: str, by: Any = None) -> Round:
     """Unlock a finalised round for a correction; the reason is logged with who asked."""
     reason = checked_reason(reason)
     if not reason:
-        raise ServiceError("give a reason to reopen a finalised round")
+        raise ServiceError(gettext("Give a reason to reopen a finalised round."))
     round_ = _locked(round_)
-    refuse_if_closed(round_.competition, "reopen a round")
-    _require(round_, Status.FINALISED, doing="reopen")
+    refuse_if_closed(round_.competition)
+    _require(round_, Status.FINALISED, refusal=gettext("only a finalised round can be reopened."))
     ScoreSheet.objects.filter(table__round=round_, state=ScoreSheet.State.FINAL).update(
         state=ScoreSheet.State.CONFIRMED
     )

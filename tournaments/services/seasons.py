@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.models import AuditEvent, Competition
 from tournaments.services import audit
@@ -17,15 +18,18 @@ from tournaments.services.errors import ServiceError
 from tournaments.text_limits import checked_reason
 
 
-def refuse_if_closed(competition: Competition, doing: str) -> None:
+def refuse_if_closed(competition: Competition) -> None:
     if competition.closed_at is not None:
-        raise ServiceError(f"{competition} is closed: cannot {doing} (reopen it first, with a reason)")
+        raise ServiceError(
+            gettext("%(competition)s is closed: reopen it first, with a reason.") % {"competition": competition}
+        )
 
 
 @transaction.atomic
 def close_competition(competition: Competition, *, by: Any = None) -> Competition:
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
-    refuse_if_closed(competition, "close it again")
+    if competition.closed_at is not None:
+        raise ServiceError(gettext("%(competition)s is closed already.") % {"competition": competition})
     competition.closed_at = timezone.now()
     competition.save(update_fields=["closed_at"])
     audit.record(
@@ -44,10 +48,10 @@ def close_competition(competition: Competition, *, by: Any = None) -> Competitio
 def reopen_competition(competition: Competition, *, reason: str, by: Any = None) -> Competition:
     reason = checked_reason(reason)
     if not reason:
-        raise ServiceError("give a reason to reopen a closed competition")
+        raise ServiceError(gettext("Give a reason to reopen a closed competition."))
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
     if competition.closed_at is None:
-        raise ServiceError(f"{competition} is not closed")
+        raise ServiceError(gettext("%(competition)s is not closed.") % {"competition": competition})
     before = competition.closed_at.isoformat()
     competition.closed_at = None
     competition.save(update_fields=["closed_at"])

@@ -17,6 +17,7 @@ from django.db.models import QuerySet
 from games import RuleSet
 from games.errors import GameError
 from scoring.models import Standing
+from tournaments import seating_words
 from tournaments.models import Competition, DealEntry, Membership, Round, Seat, SeatingWish
 from tournaments.seating import SeatingError, SeatingRequest, find
 from tournaments.seating.core import Round as Tables
@@ -184,4 +185,4 @@ def generate(method: str, request: SeatingRequest) -> Tables:
     except KeyError as exc:
         raise ServiceError(str(exc.args[0])) from exc
     except SeatingError as exc:
-        raise ServiceError("; ".join(exc.problems)) from exc
+        raise ServiceError(seating_words.refusal(exc.problems)) from exc
