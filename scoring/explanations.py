@@ -18,6 +18,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from scoring.methods import Percentage, UnknownMethod, find_method, format_number, one_decimal
+from scoring.tiebreaks import find_tiebreak
 
 # The names ``scoring.methods`` and ``scoring.tiebreaks`` give, lowercased as the explanation uses them.
 NAMES = {
@@ -53,6 +54,16 @@ def method_name(key: str) -> str:
 
 # The same name where it is needed before a reader is known: a form's choices, built when the module loads.
 lazy_method_name = lazy(method_name, str)
+
+
+def tiebreak_name(key: str) -> str:
+    """The tie-break ``key``'s name in the active language (a settings form's choice), as ``method_name``."""
+    name = find_tiebreak(key).name
+    translated = NAMES.get(name.lower())
+    return str(translated) if translated is not None else name
+
+
+lazy_tiebreak_name = lazy(tiebreak_name, str)
 
 
 def for_people(explanation: str, names: Mapping[int, str]) -> str:

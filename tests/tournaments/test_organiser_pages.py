@@ -100,7 +100,8 @@ COMPETITION_FORM = {
     "visibility": "standings",
     "seating_method": "swiss",
     "standings_method": "total_points",
-    "tie_breaks": "sessions_won, best_session",
+    "tie_breaks_0": "sessions_won",
+    "tie_breaks_1": "best_session",
     "placement_points": "",
     "min_evenings": "0",
     "evening_decay": "1.0",
@@ -224,11 +225,12 @@ def test_a_club_administrator_creates_a_competition_with_its_rule_set(competitio
         (
             {"game": "solo_whist"},
             "preset",
-            "The rule set iwwa is for Wiezen, not Solo whist: choose one of solo_whist.",
+            "The rule set IWWA is for Wiezen, not Solo whist: choose one of Solo whist.",
         ),
-        ({"game": "zwicken"}, "preset", "is for Wiezen, not Zwicken: choose one of zwicken, dreierzwicken"),
+        ({"game": "zwicken"}, "preset", "is for Wiezen, not Zwicken: choose one of Zwicken, Dreierzwicken"),
         ({"variants": "kleurenwiezen", "preset": "solo_whist", "game": "solo_whist"}, "variants", "Wiezen"),
-        ({"tie_breaks": "points, coin_toss"}, "tie_breaks", "coin_toss"),
+        ({"tie_breaks_2": "coin_toss"}, "tie_breaks", "coin_toss"),
+        ({"tie_breaks_2": "sessions_won"}, "tie_breaks", "Choose each tie-break once."),
         ({"placement_points": "10, eight"}, "placement_points", "Whole numbers"),
         ({"deals_per_session": ""}, "deals_per_session", "16 or 24"),
         ({"deals_per_session": "20"}, "deals_per_session", "valid choice"),
@@ -322,6 +324,34 @@ def test_editing_shows_the_stored_settings_and_saves_changes(competition: Compet
     competition.refresh_from_db()
     assert (competition.slug, competition.is_public, competition.deals_per_session) == ("spring-cup-2", False, 24)
     assert competition.rule_set.overrides == {"penalty": 8}
+
+
+@pytest.mark.parametrize(
+    ("language", "second", "label"),
+    [
+        ("en", "Best session", "Tie-break 2"),
+        ("nl", "Beste zitting", "Beslissingscriterium 2"),
+        ("fr", "Meilleure séance", "Critère de départage 2"),
+    ],
+)
+def test_tie_breaks_are_chosen_by_name_in_order_and_shown_again_as_stored(
+    competition: Competition, roles: Roles, language: str, second: str, label: str
+) -> None:
+    """The organiser chose among keys typed by hand ("sessions_won, best_session"); now among names, per place."""
+    competition.tie_breaks = ["head_to_head", "best_session"]
+    competition.save(update_fields=["tie_breaks"])
+    client = client_of(roles.club_admin)
+    client.cookies["django_language"] = language
+
+    html = client.get(url("manage-competition-edit", competition.slug)).content.decode()
+
+    places = re.findall(r'<select name="tie_breaks_(\d)"[^>]*aria-label="([^"]+)"[^>]*>(.*?)</select>', html, re.S)
+    assert len(places) == 6 and places[1][1] == label
+    chosen = [re.findall(r'<option value="([^"]*)"[^>]*selected>([^<]*)', options) for _, _, options in places]
+    assert chosen[0][0][0] == "head_to_head" and chosen[1] == [("best_session", second)]
+    assert all(c == [("", "—")] for c in chosen[2:])
+    visible = re.sub(r"<[^>]+>", " ", html)
+    assert "best_session" not in visible and "sessions_won" not in visible
 
 
 def test_changing_a_shared_rule_set_gives_the_competition_its_own(competition: Competition, roles: Roles) -> None:

@@ -19,12 +19,12 @@ import games
 from config.untrusted import UNSTORABLE_MESSAGE, storable_json
 from games.errors import GameError
 from games.presets import VARIANTS
-from scoring.explanations import lazy_method_name
+from scoring.explanations import lazy_method_name, lazy_tiebreak_name, listed
 from scoring.methods import METHODS
 from scoring.tiebreaks import TIEBREAKS
 from tournaments import limits
 from tournaments.models import Club, Competition, RuleSet
-from tournaments.preset_names import VARIANT_NAMES, preset_choice
+from tournaments.preset_names import VARIANT_NAMES, preset_choice, preset_name
 from tournaments.seating import GENERATORS
 from tournaments.text_limits import REASON_MAX_LENGTH
 
@@ -50,6 +50,43 @@ def show_errors(form: forms.Form, error: ValidationError) -> None:
 
 def _comma_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
+
+
+class TieBreaksWidget(forms.MultiWidget):
+    """One list per place in the order, each named for a screen reader ("Tie-break 2")."""
+
+    template_name = "organiser/widgets/ordered_selects.html"
+
+    def __init__(self) -> None:
+        choices = [("", "—"), *((key, lazy_tiebreak_name(key)) for key in TIEBREAKS)]
+        super().__init__([forms.Select(choices=choices) for _ in TIEBREAKS])
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
+        context = super().get_context(name, value, attrs)
+        for place, subwidget in enumerate(context["widget"]["subwidgets"], start=1):
+            subwidget["attrs"]["aria-label"] = gettext("Tie-break %(place)s") % {"place": place}
+        return context
+
+    def decompress(self, value: Any) -> list[str]:
+        chosen = list(value or [])
+        return chosen + [""] * (len(TIEBREAKS) - len(chosen))
+
+
+class TieBreaksField(forms.MultiValueField):
+    """The tie-breaks in order, chosen by name from lists; the first empty place ends them."""
+
+    widget = TieBreaksWidget
+
+    def __init__(self, **kwargs: Any) -> None:
+        choices = [("", "—"), *((key, lazy_tiebreak_name(key)) for key in TIEBREAKS)]
+        places = [forms.ChoiceField(choices=choices, required=False) for _ in TIEBREAKS]
+        super().__init__(places, require_all_fields=False, required=False, **kwargs)
+
+    def compress(self, data_list: list[str]) -> list[str]:
+        chosen = [key for key in data_list if key]
+        if len(set(chosen)) != len(chosen):
+            raise ValidationError(_("Choose each tie-break once."))
+        return chosen
 
 
 class PresetSelect(forms.Select):
@@ -160,11 +197,7 @@ class CompetitionForm(forms.Form):
         choices=[(key, lazy_method_name(key)) for key in METHODS],
         widget=StandingsMethodSelect,
     )
-    tie_breaks = forms.CharField(
-        label=_("Tie-breaks, in order"),
-        required=False,
-        max_length=300,
-    )
+    tie_breaks = TieBreaksField(label=_("Tie-breaks, in order"))
     placement_points = forms.CharField(
         label=_("Placement points"),
         required=False,
@@ -197,9 +230,6 @@ class CompetitionForm(forms.Form):
             presets.append((current, current))
             widget.games = {**widget.games, current: str(self.initial.get("game") or "")}
         self.fields["preset"].choices = presets
-        self.fields["tie_breaks"].help_text = gettext("Comma-separated, from: %(keys)s.") % {
-            "keys": ", ".join(TIEBREAKS)
-        }
 
     @classmethod
     def initial_for(cls, competition: Competition | None) -> dict[str, Any]:
@@ -229,7 +259,7 @@ class CompetitionForm(forms.Form):
             "variants": variants,
             "overrides": json.dumps(rule_set.overrides or {}, indent=1, ensure_ascii=False),
             "visibility": competition.visibility,
-            "tie_breaks": ", ".join(competition.tie_breaks or []),
+            "tie_breaks": list(competition.tie_breaks or []),
             "placement_points": ", ".join(str(p) for p in competition.placement_points or []),
         }
 
@@ -244,9 +274,6 @@ class CompetitionForm(forms.Form):
         if not storable_json(value):
             raise ValidationError(UNSTORABLE_MESSAGE)
         return value
-
-    def clean_tie_breaks(self) -> list[str]:
-        return _comma_list(self.cleaned_data.get("tie_breaks", ""))
 
     def clean_placement_points(self) -> list[int]:
         parts = _comma_list(self.cleaned_data.get("placement_points", ""))
@@ -270,10 +297,10 @@ class CompetitionForm(forms.Form):
                 "preset",
                 gettext("The rule set %(preset)s is for %(its_game)s, not %(game)s: choose one of %(choices)s.")
                 % {
-                    "preset": preset,
+                    "preset": preset_name(preset or ""),
                     "its_game": games_named.get(its_game, its_game),
                     "game": games_named.get(game, game),
-                    "choices": ", ".join(fitting),
+                    "choices": listed([preset_name(name) for name in fitting]),
                 },
             )
             return data
