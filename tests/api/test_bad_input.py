@@ -1163,7 +1163,7 @@ def test_reseating_one_player_given_four_times_is_refused(rounds_world: RoundsWo
         content_type="application/json",
     )
     assert_refused(response, before)
-    assert response.json() == {"players": [f"each player once: [{player}] given more than once"]}
+    assert response.json() == {"players": [f"each player once: {player} given more than once"]}
 
 
 def test_reseating_fewer_than_four_players_is_a_service_error(rounds_world: RoundsWorld) -> None:

@@ -797,7 +797,7 @@ def test_manual_accepts_valid_tables_unchanged() -> None:
         ([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10]], {}, "table 3 seats 2 players"),
         ([[1, 2, 3, 4], [5, 6, 7, 1]], {}, "player 1 is seated twice"),
         ([[1, 2, 3, 4], [5, 6, 7, 99]], {}, "player 99 at table 2 is not present"),
-        ([[1, 2, 3, 4], [5, 6, 7, 8]], {}, r"players \[9, 10\] have no table"),
+        ([[1, 2, 3, 4], [5, 6, 7, 8]], {}, "players 9, 10 have no table"),
         ([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]], {"apart": [(3, 5)]}, "3 and 5 should be kept apart"),
         ([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]], {"together": [(5, 6)]}, "5 and 6 should sit together"),
         ([], {}, "needs the organiser's tables"),
@@ -828,7 +828,7 @@ def test_manual_reports_every_problem_at_once() -> None:
         "table 2 seats 6",
         "player 4 is seated twice",
         "99",
-        "[8, 9] have no table",
+        "8, 9 have no table",
         "1 and 2",
     ):
         assert fragment in problems, problems

@@ -172,7 +172,7 @@ class CompetitionSerializer(serializers.ModelSerializer[Competition]):
 
     def validate_seating_method(self, value: str) -> str:
         if value not in GENERATORS:
-            raise serializers.ValidationError(f"choose one of {sorted(GENERATORS)}")
+            raise serializers.ValidationError(f"choose one of {', '.join(sorted(GENERATORS))}")
         return value
 
 
@@ -243,7 +243,7 @@ class ReseatSerializer(serializers.Serializer[Any]):
         """Each player once: four ids of one player are not four players."""
         twice = sorted(player for player, times in Counter(value).items() if times > 1)
         if twice:
-            raise serializers.ValidationError(f"each player once: {twice} given more than once")
+            raise serializers.ValidationError(f"each player once: {', '.join(map(str, twice))} given more than once")
         return value
 
 

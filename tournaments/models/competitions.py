@@ -171,7 +171,7 @@ class Competition(models.Model):
         from tournaments.seating import GENERATORS
 
         if self.seating_method not in GENERATORS:
-            errors["seating_method"] = f"choose one of {sorted(GENERATORS)}"
+            errors["seating_method"] = f"choose one of {', '.join(sorted(GENERATORS))}"
         if isinstance(self.placement_points, list) and (
             len(self.placement_points) > limits.PLACEMENT_PLACES_MAX
             or limits.numbers_outside(self.placement_points, limits.PLACEMENT_POINTS)

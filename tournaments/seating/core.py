@@ -116,7 +116,7 @@ def check_request(request: SeatingRequest) -> None:
     largest = max(table_sizes(len(players))) if len(players) >= 4 else 0
     for group in groups:
         if len(group) > largest:
-            text = f"players {sorted(group)} should sit together but no table seats {len(group)}"
+            text = f"players {', '.join(map(str, sorted(group)))} should sit together but no table seats {len(group)}"
             problems.append(Problem("group_too_large", text, players=sorted(group), count=len(group)))
     for a, b in request.apart:
         if a == b:

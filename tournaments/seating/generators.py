@@ -340,7 +340,7 @@ def seating_problems(tables: Sequence[Sequence[int]], request: SeatingRequest) -
     missing = sorted(present - seen)
     allowed_byes = len(present) - sum(table_sizes(len(present))) if len(present) >= 4 else 0
     if len(missing) > allowed_byes:
-        problems.append(Problem("no_table", f"players {missing} have no table", players=missing))
+        problems.append(Problem("no_table", f"players {', '.join(map(str, missing))} have no table", players=missing))
     problems.extend(constraint_problems(tables, request))
     return problems
 
@@ -386,4 +386,4 @@ def find(key: str) -> Generator:
     try:
         return GENERATORS[key]
     except KeyError:
-        raise KeyError(f"unknown seating generator {key!r}; choose from {sorted(GENERATORS)}") from None
+        raise KeyError(f"unknown seating generator {key!r}; choose from {', '.join(sorted(GENERATORS))}") from None

@@ -473,7 +473,7 @@ def _import_round(
     """A round with its tables, seats and lines; returns its archived status and the lines the engine refused."""
     method = part.get("method", "random")
     if not (isinstance(method.value, str) and method.value in GENERATORS):
-        raise problem(method.where, f"unknown seating method: choose one of {sorted(GENERATORS)}", INVALID)
+        raise problem(method.where, f"unknown seating method: choose one of {', '.join(sorted(GENERATORS))}", INVALID)
     places: dict[int, str] = {}  # a seat or a bye for each of the round's players
     byes = []
     for bye in part.get("byes", []).items():
