@@ -152,7 +152,7 @@ def test_a_first_line_and_a_late_arrivals_reseating_take_turns(two_tables: Compe
     )
 
     assert outcomes.first.error is None, repr(outcomes.first.error)
-    assert isinstance(outcomes.second.error, ServiceError) and "in play" in str(outcomes.second.error)
+    assert isinstance(outcomes.second.error, ServiceError) and "(In play)" in str(outcomes.second.error)
     assert DealEntry.objects.filter(sheet=first_sheet).count() == 1
     assert Round.objects.get(pk=round_.pk).status == Status.IN_PLAY
     assert round_tables(round_) == seated
@@ -226,7 +226,7 @@ def test_a_correction_and_the_finalisation_of_its_round_take_turns(
     )
 
     assert outcomes.first.error is None, repr(outcomes.first.error)
-    assert isinstance(outcomes.second.error, ServiceError) and "in play" in str(outcomes.second.error)
+    assert isinstance(outcomes.second.error, ServiceError) and "(In play)" in str(outcomes.second.error)
     assert sheet.entries.get(deal_number=1, is_current=True).version == first.version + 1
     assert Round.objects.get(pk=round_.pk).status == Status.IN_PLAY
     assert ScoreSheet.objects.get(pk=sheet.pk).state == ScoreSheet.State.ENTERED
@@ -245,7 +245,7 @@ def test_a_rejection_and_the_finalisation_of_its_round_take_turns(
     )
 
     assert outcomes.first.error is None, repr(outcomes.first.error)
-    assert isinstance(outcomes.second.error, ServiceError) and "in play" in str(outcomes.second.error)
+    assert isinstance(outcomes.second.error, ServiceError) and "(In play)" in str(outcomes.second.error)
     assert Round.objects.get(pk=round_.pk).status == Status.IN_PLAY
     assert ScoreSheet.objects.get(pk=sheet.pk).state == ScoreSheet.State.DRAFT
 
