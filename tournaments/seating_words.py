@@ -16,6 +16,8 @@ from scoring.explanations import listed
 from tournaments.models import Player
 from tournaments.services.privacy import full_name
 
+PLAYER = ("player", "first", "second")  # the params that name one player; "players" names several
+
 
 def names_of(player_ids: Iterable[int]) -> dict[int, str]:
     """The registered names of these players, for those who run the competition."""
@@ -57,7 +59,7 @@ def problem_words(problem: str, names: Mapping[int, str]) -> str:
     if words is None:
         return str(problem)
     params: dict[str, Any] = dict(problem.params)  # type: ignore[attr-defined]
-    for key in ("player", "first", "second"):
+    for key in PLAYER:
         if key in params:
             params[key] = _players([params[key]], names)[0]
     if "players" in params:
@@ -71,7 +73,7 @@ def problems_words(problems: Sequence[str]) -> list[str]:
         pk
         for problem in problems
         for key, value in getattr(problem, "params", {}).items()
-        for pk in (value if key == "players" else [value] if key in ("player", "first", "second") else [])
+        for pk in (value if key == "players" else [value] if key in PLAYER else [])
     }
     names = names_of(ids)
     return [problem_words(problem, names) for problem in problems]

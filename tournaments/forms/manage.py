@@ -57,8 +57,7 @@ class TieBreaksWidget(forms.MultiWidget):
 
     template_name = "organiser/widgets/ordered_selects.html"
 
-    def __init__(self) -> None:
-        choices = [("", "—"), *((key, lazy_tiebreak_name(key)) for key in TIEBREAKS)]
+    def __init__(self, choices: list[tuple[str, Any]]) -> None:
         super().__init__([forms.Select(choices=choices) for _ in TIEBREAKS])
 
     def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
@@ -75,12 +74,11 @@ class TieBreaksWidget(forms.MultiWidget):
 class TieBreaksField(forms.MultiValueField):
     """The tie-breaks in order, chosen by name from lists; the first empty place ends them."""
 
-    widget = TieBreaksWidget
-
     def __init__(self, **kwargs: Any) -> None:
         choices = [("", "—"), *((key, lazy_tiebreak_name(key)) for key in TIEBREAKS)]
         places = [forms.ChoiceField(choices=choices, required=False) for _ in TIEBREAKS]
-        super().__init__(places, require_all_fields=False, required=False, **kwargs)
+        widget = TieBreaksWidget(choices)
+        super().__init__(places, require_all_fields=False, required=False, widget=widget, **kwargs)
 
     def compress(self, data_list: list[str]) -> list[str]:
         chosen = [key for key in data_list if key]

@@ -12,13 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from django.db.models import QuerySet
+
 from tournaments.models import Competition, Round, ScoreSheet
 
 
+def _lock(sheets: QuerySet[ScoreSheet]) -> None:
+    """Lock these sheets, by id: whoever else does so waits at the first one held, holding nothing that the holder
+    still needs."""
+    list(sheets.select_for_update(of=("self",)).order_by("pk"))
+
+
 def round_sheets(round_id: int) -> None:
-    """Lock every sheet of a round, by id: whoever else does so waits at the first one held, holding nothing that
-    the holder still needs."""
-    list(ScoreSheet.objects.select_for_update(of=("self",)).filter(table__round_id=round_id).order_by("pk"))
+    """Lock every sheet of a round."""
+    _lock(ScoreSheet.objects.filter(table__round_id=round_id))
 
 
 def round_after_its_sheets(round_: Round) -> Round:
@@ -35,9 +42,5 @@ def round_only(round_: Round) -> Round:
 
 def competition_after_its_sheets(competition: Competition, statuses: Collection[str]) -> Competition:
     """The competition row-locked after every sheet of its rounds in ``statuses`` (those it will re-seat)."""
-    list(
-        ScoreSheet.objects.select_for_update(of=("self",))
-        .filter(table__round__competition=competition, table__round__status__in=list(statuses))
-        .order_by("pk")
-    )
+    _lock(ScoreSheet.objects.filter(table__round__competition=competition, table__round__status__in=list(statuses)))
     return Competition.objects.select_for_update().get(pk=competition.pk)

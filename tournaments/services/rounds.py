@@ -340,9 +340,9 @@ def entry_refusal(status: str) -> str | None:
 def refresh_completion(round_: Round, *, by: Any = None) -> Round:
     """In play → complete once every sheet of the round is confirmed."""
     round_ = _locked(round_)
-    # Locked, so a line being entered on one of them (which holds its sheet) is seen once it commits.
-    sheets = ScoreSheet.objects.select_for_update(of=("self",)).filter(table__round=round_)
-    states = sheets.values_list("state", flat=True)
+    # Its sheets are locked with it (``_locked``), so a line being entered on one of them (which holds its sheet) is
+    # seen once it commits.
+    states = ScoreSheet.objects.filter(table__round=round_).values_list("state", flat=True)
     if round_.status == Status.IN_PLAY and all(state == ScoreSheet.State.CONFIRMED for state in states):
         before, round_.status = round_.status, Status.COMPLETE
         round_.save(update_fields=["status"])
