@@ -28,6 +28,11 @@ def _players(ids: Iterable[int], names: Mapping[int, str]) -> list[str]:
     return [names.get(pk) or _("player %(id)s") % {"id": pk} for pk in ids]
 
 
+def named(player_ids: Sequence[int]) -> list[str]:
+    """These players' names in this order, for a refusal; an id no player has is said "player 12"."""
+    return _players(player_ids, names_of(player_ids))
+
+
 def _count(problem: Any) -> int:
     return len(problem.params.get("players", ())) or 1
 

@@ -122,8 +122,10 @@ def test_swapping_a_seated_player_with_one_who_has_a_bye_moves_the_bye() -> None
     round_ = swap_players(round_, seated, waiting)
     assert round_.byes == [seated]
     assert Seat.objects.filter(round=round_, player_id=waiting).exists()
-    with pytest.raises(ServiceError, match="not two different players"):
+    with pytest.raises(ServiceError, match="not two different players") as refused:
         swap_players(round_, seated, 10**9)
+    # each named as the organiser reads it: a player by name, an id no one has as "player 1000000000"
+    assert str(refused.value).startswith(f"{Player.objects.get(pk=seated).name} and player {10**9} are not")
 
 
 def test_byes_rotate_over_rounds() -> None:
@@ -213,8 +215,9 @@ def test_a_withdrawal_reseats_the_draft_keeping_the_other_tables() -> None:
     assert changed.events.get(action="reseated").reason == "ill"
     later = create_round(competition)
     assert leaving not in {p for t in round_tables(later) for p in t}
-    with pytest.raises(ServiceError, match="not an active player"):
+    with pytest.raises(ServiceError, match="not an active player") as refused:
         withdraw_player(competition, leaving)
+    assert str(refused.value).startswith(Player.objects.get(pk=leaving).name)
 
 
 def test_a_late_arrival_joins_without_moving_the_full_tables() -> None:
@@ -292,8 +295,10 @@ def test_a_league_evening_seats_only_who_checked_in() -> None:
     round_ = create_round(competition, players=present)
     seated = sorted(p for t in round_tables(round_) for p in t)
     assert len(seated) == 10 and len(round_.byes) == 1 and sorted(seated + round_.byes) == present
-    with pytest.raises(ServiceError, match="not registered"):
-        create_round(competition, players=[*present, 10**9])
+    stranger = PlayerFactory()
+    with pytest.raises(ServiceError, match="not registered") as refused:
+        create_round(competition, players=[*present, 10**9, stranger.pk])
+    assert str(refused.value).endswith(f": {stranger.name} and player {10**9}")
 
 
 def test_a_manual_seating_is_taken_as_given_or_refused_with_its_problems() -> None:

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from scoring.explanations import listed
 from scoring.tasks import request_ratings
 from tournaments import limits, live, seating_words
 from tournaments.duplicate.movement import relay_hand_overs
@@ -21,7 +22,6 @@ from tournaments.duplicate.services import deal_round_boards
 from tournaments.models import (
     AuditEvent,
     Competition,
-    Player,
     Registration,
     Round,
     RoundEvent,
@@ -153,10 +153,8 @@ def _check_registered(competition: Competition, players: Sequence[int]) -> None:
     registered = set(competition.registrations.values_list("player_id", flat=True))
     strangers = sorted(set(players) - registered)
     if strangers:
-        names = {player.pk: player.name for player in Player.objects.filter(pk__in=strangers)}
-        listed = ", ".join(names.get(pk, gettext("no such player (%(id)s)") % {"id": pk}) for pk in strangers)
         message = gettext("not registered for %(competition)s: %(players)s")
-        raise ServiceError(message % {"players": listed, "competition": competition})
+        raise ServiceError(message % {"players": listed(seating_words.named(strangers)), "competition": competition})
 
 
 def _present(round_: Round) -> list[int]:
@@ -197,8 +195,8 @@ def swap_players(round_: Round, first: int, second: int, *, by: Any = None) -> R
     seats = {s.player_id: s for s in Seat.objects.filter(round=round_, player_id__in=[first, second])}
     byes = list(round_.byes or [])
     if first == second or not seats or any(p not in seats and p not in byes for p in (first, second)):
-        names = seating_words.names_of([first, second])
-        said = {"first": names.get(first, first), "second": names.get(second, second), "number": round_.number}
+        first_name, second_name = seating_words.named([first, second])
+        said = {"first": first_name, "second": second_name, "number": round_.number}
         raise ServiceError(
             gettext("%(first)s and %(second)s are not two different players of round %(number)s.") % said
         )
@@ -285,8 +283,7 @@ def withdraw_player(competition: Competition, player_id: int, *, by: Any = None,
         competition=competition, player_id=player_id, withdrawn_at__isnull=True
     ).update(withdrawn_at=timezone.now())
     if not updated:
-        name = seating_words.names_of([player_id]).get(player_id, player_id)
-        said = {"player": name, "competition": competition}
+        said = {"player": seating_words.named([player_id])[0], "competition": competition}
         raise ServiceError(gettext("%(player)s is not an active player of %(competition)s.") % said)
     audit.record(
         AuditEvent.Action.CHANGE,
