@@ -230,7 +230,8 @@ def rule_set_problems(rule_set: Any) -> Problems:
             ) % {"rule_set": stored_name(rule_set), "competition": played}
             problems.update(dict.fromkeys(changed, message))
         elif "game" in changed:
-            other = Competition.objects.filter(rule_set_id=rule_set.pk).exclude(game=rule_set.game).first()
+            others = Competition.objects.filter(rule_set_id=rule_set.pk).exclude(game=rule_set.game)
+            other = others.exclude(pk=rule_set.game_changes_with).first()
             if other is not None:
                 problems["game"] = _("%(competition)s plays %(game)s under this rule set.") % {
                     "competition": other,

@@ -26,6 +26,8 @@ from tournaments import limits
 from tournaments.models import Club, Competition, RuleSet
 from tournaments.preset_names import VARIANT_NAMES, preset_choice, preset_name
 from tournaments.seating import GENERATORS
+from tournaments.services import edits
+from tournaments.services.competitions import competition_settings
 from tournaments.text_limits import REASON_MAX_LENGTH
 
 # The registries' names, translatable. The organiser's own tables ("manual") are given through the API.
@@ -209,6 +211,8 @@ class CompetitionForm(forms.Form):
     evening_decay = forms.FloatField(
         label=_("Weight of an evening per evening of age"), **limits.EVENING_DECAY.kwargs()
     )
+    # the settings as this page showed them (services.edits): a save keeps what another organiser changed meanwhile
+    shown = forms.CharField(widget=forms.HiddenInput, required=False, max_length=2000)
 
     def __init__(self, *args: Any, clubs: QuerySet[Club] | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -259,6 +263,7 @@ class CompetitionForm(forms.Form):
             "visibility": competition.visibility,
             "tie_breaks": list(competition.tie_breaks or []),
             "placement_points": ", ".join(str(p) for p in competition.placement_points or []),
+            "shown": edits.carried(edits.digests_of(competition_settings(competition))),
         }
 
     def clean_overrides(self) -> dict[str, Any]:
@@ -315,7 +320,13 @@ class CompetitionForm(forms.Form):
         data = dict(self.cleaned_data)
         data.pop("variants", None)
         data.pop("club", None)
+        data["shown"] = edits.read_carried(data.get("shown"))
         return data
+
+    def carry(self, shown: edits.Digests) -> None:
+        """Show the page again carrying these digests (``edits.ChangedMeanwhile.shown``)."""
+        self.data = self.data.copy()
+        self.data["shown"] = edits.carried(shown)
 
 
 class SearchForm(forms.Form):

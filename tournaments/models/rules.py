@@ -21,6 +21,10 @@ class RuleSet(models.Model):
         SOLO_WHIST = "solo_whist", _("Solo whist")
         ZWICKEN = "zwicken", _("Zwicken")
 
+    # Not stored: the competition whose game changes with this rule set's in the same save (``save_competition``),
+    # so that its game as stored until then is no mismatch
+    game_changes_with: int | None = None
+
     name = models.CharField(_("name"), max_length=80)
     club = models.ForeignKey(
         "tournaments.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="rule_sets"

@@ -17,6 +17,7 @@ from config.untrusted import UNSTORABLE, UNSTORABLE_MESSAGE
 from tournaments.csv_cells import restore
 from tournaments.integrity import competition_played
 from tournaments.models import Club, Competition, Membership, Player, Registration, RuleSet
+from tournaments.services import edits
 from tournaments.services.errors import ServiceError
 from tournaments.services.seasons import refuse_if_closed
 from tournaments.templatetags.labels import colon
@@ -112,6 +113,7 @@ def save_competition(
     preset: str,
     overrides: dict[str, Any],
     visibility: str,
+    shown: edits.Digests | None = None,
     **fields: Any,
 ) -> Competition:
     """Create a competition with its own rule set, or change one (its rule set too).
@@ -119,12 +121,22 @@ def save_competition(
     Every problem, the engine's and the competition's, comes back at once as a ``ValidationError`` keyed by
     field, so a form shows each beside its field. A rule set other competitions share is left as it is: the
     changed rules become this competition's own. The game does not change once rounds are seated.
+
+    ``shown`` is what the settings page showed (``edits``): a setting someone else changed since then, and this
+    page did not, keeps their value; one both changed is refused (``edits.ChangedMeanwhile``).
     """
     creating = competition is None
     if competition is None:
         assert club is not None, "a new competition needs its club"
         competition = Competition(club=club)
-    elif game != competition.game and competition.rounds.exists():
+    else:  # as stored now, and no other save in between: a close, an entry's version and a setting stay theirs
+        competition = Competition.objects.select_for_update().select_related("rule_set").get(pk=competition.pk)
+        sent = {**fields, "game": game, "preset": preset, "overrides": overrides, "visibility": visibility}
+        fields = edits.merged(shown, competition_settings(competition), sent)
+        game, preset, overrides, visibility = (
+            fields.pop(name) for name in ("game", "preset", "overrides", "visibility")
+        )
+    if not creating and game != competition.game and competition.rounds.exists():
         raise ValidationError({"game": gettext("The game cannot change once rounds are seated.")})
     for name, value in fields.items():
         setattr(competition, name, value)
@@ -147,6 +159,7 @@ def save_competition(
         name = _free_rule_set_name(competition.name or competition.slug, competition.club, competition.slug)
         rule_set = RuleSet(name=name, club=competition.club)
     rule_set.game, rule_set.preset, rule_set.overrides = game, preset, overrides
+    rule_set.game_changes_with = competition.pk  # its only competition (not shared) takes the new game with it
     competition.rule_set = rule_set  # checked with the rules it will have (a new rule set is saved below)
     errors: dict[str, list[str]] = {}
     for row, exclude in ((rule_set, ["name", "club"]), (competition, ["rule_set", "club"])):
@@ -160,8 +173,41 @@ def save_competition(
     if rules_change:
         rule_set.save()
     competition.rule_set = rule_set
-    competition.save()
+    competition.save(update_fields=None if creating else [*STORED_SETTINGS, "rule_set"])
     return competition
+
+
+def competition_settings(competition: Competition) -> dict[str, Any]:
+    """A competition's settings as its settings page sends them (``save_competition``'s arguments)."""
+    rule_set = competition.rule_set
+    return {
+        **{name: getattr(competition, name) for name in SETTINGS},
+        "preset": rule_set.preset,
+        "overrides": rule_set.overrides or {},
+    }
+
+
+# The competition's own settings that its page edits (besides its rule set's preset and overrides)
+SETTINGS = (
+    "name",
+    "slug",
+    "kind",
+    "game",
+    "deals_per_session",
+    "duplicate",
+    "movement",
+    "visibility",
+    "starts_on",
+    "seating_method",
+    "keep_clubmates_apart",
+    "standings_method",
+    "tie_breaks",
+    "placement_points",
+    "min_evenings",
+    "best_evenings",
+    "evening_decay",
+)
+STORED_SETTINGS = [name for name in SETTINGS if name != "visibility"] + ["is_public", "public_results"]
 
 
 @transaction.atomic

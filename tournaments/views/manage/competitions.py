@@ -24,6 +24,7 @@ from tournaments.models import Competition, Round
 from tournaments.permissions import can_manage_competition
 from tournaments.rule_editor.selectors import editable_rule_sets
 from tournaments.selectors import manage as selectors
+from tournaments.services import edits
 from tournaments.services.competitions import save_competition
 from tournaments.services.errors import ServiceError
 from tournaments.services.seasons import close_competition, reopen_competition
@@ -97,6 +98,9 @@ def competition_edit(request: HttpRequest, slug: str) -> HttpResponse:
             competition = save_competition(competition, **form.service_arguments())
         except ValidationError as exc:
             competition.refresh_from_db()  # the page shows the stored name and address, not the refused ones
+            if isinstance(exc, edits.ChangedMeanwhile):
+                form.carry(exc.shown)
+                form.add_error(None, _("Nothing was saved: another organiser changed the same settings meanwhile."))
             show_errors(form, exc)
         else:
             messages.success(request, _("Competition %(name)s saved.") % {"name": competition.name})

@@ -1,0 +1,264 @@
+"""Two organisers with a competition's settings page open at once: the second to save keeps the first's changes.
+
+Each page is posted as a browser posts it: every field as the page showed it, with the one change a person made
+(``browser_form`` reads the form from the page's HTML). The cases are enumerated from the settings the page edits
+(``SETTINGS``), so a new setting is covered, or the test names it.
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from django.contrib.messages import get_messages
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import CompetitionFactory, PlayerFactory, RuleSetFactory
+from tests.roles import Roles, make_roles
+from tournaments.forms.manage import CompetitionForm
+from tournaments.models import Competition
+from tournaments.services.competitions import SETTINGS, STORED_SETTINGS, register_players
+from tournaments.services.seasons import close_competition
+
+pytestmark = pytest.mark.django_db
+
+# What one organiser changes, as form fields, for each setting (a few need another beside them to be valid)
+CHANGES: dict[str, dict[str, str]] = {
+    "name": {"name": "Lentebeker"},
+    "slug": {"slug": "lentebeker"},
+    "kind": {"kind": "league"},
+    "game": {"game": "solo_whist", "preset": "solo_whist"},
+    "deals_per_session": {"deals_per_session": "24"},
+    "duplicate": {"duplicate": "on"},
+    "movement": {"duplicate": "on", "movement": "relay"},
+    "visibility": {"visibility": "hidden"},
+    "starts_on": {"starts_on": "2027-01-15"},
+    "seating_method": {"seating_method": "swiss"},
+    "keep_clubmates_apart": {"keep_clubmates_apart": "on"},
+    "standings_method": {"standings_method": "points_per_deal"},
+    "tie_breaks": {"tie_breaks_0": "best_session"},
+    "placement_points": {"placement_points": "10, 8, 6, 4"},
+    "min_evenings": {"min_evenings": "2"},
+    "best_evenings": {"best_evenings": "3"},
+    "evening_decay": {"evening_decay": "0.9"},
+    "preset": {"preset": "flemish"},
+    "overrides": {"overrides": '{\n "penalty": 8\n}'},  # as the page shows JSON
+}
+# The address is the page's own: after another organiser changes it, the page one had open is no longer found.
+THEIRS_ONLY_BY_ANOTHER_PAGE = {"slug"}
+# A competition's columns the settings page does not edit, each for a reason
+NOT_SETTINGS = {
+    "id": "the row",
+    "club": "moved only by the API, by an administrator of both clubs",
+    "rule_set": "made from the preset and overrides",
+    "created_at": "set once",
+    "closed_at": "closing and reopening, with a reason",
+    "entries_version": "counted by every entry",
+}
+
+
+class _FormReader(HTMLParser):
+    """The fields a browser sends for each POST form of a page: inputs, checked boxes, selected options."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[dict[str, Any]] = []
+        self.data: dict[str, Any] = {}
+        self._in_form = False
+        self._select: str | None = None
+        self._textarea: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form" and a.get("method", "").lower() == "post":
+            self._in_form, self.data = True, {}
+        if not self._in_form or ("name" not in a and tag != "option"):
+            return
+        if tag == "input" and a.get("type") not in ("submit", "button"):
+            if a.get("type") in ("checkbox", "radio"):
+                if "checked" in a:
+                    self._add(a["name"], a.get("value") or "on")
+            else:
+                self.data[a["name"]] = a.get("value", "")
+        elif tag == "select":
+            self._select = a["name"]
+        elif tag == "option" and self._select is not None and "selected" in a:
+            self._add(self._select, a.get("value", ""))
+        elif tag == "textarea":
+            self._textarea = a["name"]
+            self.data[a["name"]] = ""
+
+    def _add(self, name: str, value: str) -> None:
+        had = self.data.get(name)
+        self.data[name] = value if had is None else [*([had] if isinstance(had, str) else had), value]
+
+    def handle_data(self, data: str) -> None:
+        if self._textarea is not None:
+            self.data[self._textarea] += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea" and self._textarea is not None:
+            self.data[self._textarea] = self.data[self._textarea].removeprefix("\n")
+            self._textarea = None
+        elif tag == "form" and self._in_form:
+            self._in_form = False
+            self.data.pop("csrfmiddlewaretoken", None)
+            self.forms.append(self.data)
+
+    def settings_form(self) -> dict[str, Any]:
+        (form,) = [form for form in self.forms if "shown" in form]
+        return form
+
+
+def browser_form(client: Client, page: str) -> dict[str, Any]:
+    response = client.get(page)
+    assert response.status_code == 200
+    reader = _FormReader()
+    reader.feed(response.content.decode())
+    return reader.settings_form()
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def competition() -> Competition:
+    competition = CompetitionFactory(name="Spring Cup", slug="spring-cup", rule_set=RuleSetFactory(preset="iwwa"))
+    register_players(competition, PlayerFactory.create_batch(8))
+    return competition
+
+
+@pytest.fixture
+def roles(competition: Competition) -> Roles:
+    return make_roles(competition)
+
+
+def client_of(user: Any, language: str = "en") -> Client:
+    client = Client(headers={"accept-language": language})
+    client.force_login(user)
+    return client
+
+
+def edit_page(competition: Competition) -> str:
+    return reverse("manage-competition-edit", args=[competition.slug])
+
+
+def stored(competition: Competition, client: Client) -> dict[str, Any]:
+    """The settings as the page shows them now."""
+    return browser_form(client, edit_page(Competition.objects.get(pk=competition.pk)))
+
+
+def test_the_cases_are_every_setting_the_page_edits() -> None:
+    edited = set(CompetitionForm.base_fields) - {"club", "variants", "shown"}
+    assert set(CHANGES) == edited == {*SETTINGS, "preset", "overrides"}
+    columns = {field.name for field in Competition._meta.concrete_fields}
+    assert columns == set(STORED_SETTINGS) | set(NOT_SETTINGS)
+
+
+@pytest.mark.parametrize("setting", sorted(set(CHANGES) - THEIRS_ONLY_BY_ANOTHER_PAGE))
+def test_a_save_keeps_what_another_organiser_saved_meanwhile(
+    setting: str, competition: Competition, roles: Roles
+) -> None:
+    first, second = client_of(roles.organiser), client_of(roles.club_admin)
+    page = edit_page(competition)
+    mine, theirs = browser_form(first, page), browser_form(second, page)
+    their_change = CHANGES[setting]
+    my_change = {"evening_decay": "0.8"} if "min_evenings" in their_change else {"min_evenings": "1"}
+    saved = second.post(page, {**theirs, **their_change})
+    assert saved.status_code == 302, re.findall(r'class="errorlist[^>]*>(.*?)</ul>', saved.content.decode())
+    if "game" in their_change:  # the other game hides what this page's game shows; the page sends it as shown
+        mine["deals_per_session"] = "16"
+    response = first.post(page, {**mine, **my_change})
+    assert response.status_code == 302, re.findall(r'class="errorlist[^>]*>(.*?)</ul>', response.content.decode())
+    now = stored(competition, first)
+    for name, value in {**their_change, **my_change}.items():
+        if name == "deals_per_session" and "game" in their_change:
+            continue
+        assert now.get(name) == value, name
+
+
+def test_the_same_setting_changed_by_both_is_refused_once_then_saved_on_purpose(
+    competition: Competition, roles: Roles
+) -> None:
+    first, second = client_of(roles.organiser, "nl"), client_of(roles.club_admin)
+    page = edit_page(competition)
+    mine, theirs = browser_form(first, page), browser_form(second, page)
+    assert second.post(page, {**theirs, "name": "Herfstbeker", "kind": "league"}).status_code == 302
+
+    refused = first.post(page, {**mine, "name": "Lentebeker", "min_evenings": "2"})
+    assert refused.status_code == 200 and not list(get_messages(refused.wsgi_request))
+    html = refused.content.decode()
+    assert "Er is niets bewaard: een andere organisator wijzigde intussen dezelfde instellingen." in html
+    assert "Een andere organisator bewaarde hier intussen een andere waarde" in html
+    now = stored(competition, second)
+    assert (now["name"], now["kind"], now["min_evenings"]) == ("Herfstbeker", "league", "0")  # nothing written
+
+    reader = _FormReader()  # saving the refused page again, as it came back: this page's name on purpose
+    reader.feed(html)
+    again = reader.settings_form()
+    assert again["name"] == "Lentebeker" and again["kind"] == "tournament"  # as this page sent them
+    assert first.post(page, again).status_code == 302
+    now = stored(competition, second)
+    assert (now["name"], now["kind"], now["min_evenings"]) == ("Lentebeker", "league", "2")
+
+
+def test_the_refusal_reads_in_french(competition: Competition, roles: Roles) -> None:
+    first, second = client_of(roles.organiser, "fr"), client_of(roles.club_admin)
+    page = edit_page(competition)
+    mine, theirs = browser_form(first, page), browser_form(second, page)
+    assert second.post(page, {**theirs, "tie_breaks_0": "best_session"}).status_code == 302
+    html = unescape(first.post(page, {**mine, "tie_breaks_0": "points"}).content.decode())
+    assert "Rien n'a été enregistré\u00a0: un autre organisateur a modifié les mêmes paramètres entre-temps." in html
+
+
+def test_a_save_writes_only_the_settings_not_the_closing_or_the_entries_count(
+    competition: Competition, roles: Roles
+) -> None:
+    client = client_of(roles.organiser)
+    page = edit_page(competition)
+    form = browser_form(client, page)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.post(page, {**form, "name": "Lentebeker"}).status_code == 302
+    (update,) = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "tournaments_competition"')]
+    assert '"name"' in update and '"closed_at"' not in update and '"entries_version"' not in update
+
+
+def test_a_competition_closed_while_its_page_was_open_stays_closed(competition: Competition, roles: Roles) -> None:
+    client = client_of(roles.organiser)
+    page = edit_page(competition)
+    form = browser_form(client, page)
+    close_competition(competition, by=roles.club_admin)
+    client.post(page, {**form, "name": "Lentebeker"})
+    assert Competition.objects.get(pk=competition.pk).closed_at is not None
+
+
+def test_a_page_without_what_it_showed_saves_as_sent(competition: Competition, roles: Roles) -> None:
+    """A page from before this change, or a script posting the form: what it sends is saved, as it always was."""
+    client = client_of(roles.organiser)
+    page = edit_page(competition)
+    form = browser_form(client, page)
+    assert form["shown"]
+    for shown in ("", "not json", "[1, 2]", '{"name": 5}'):
+        assert client.post(page, {**form, "shown": shown, "name": f"Cup {len(shown)}"}).status_code == 302
+        assert Competition.objects.get(pk=competition.pk).name == f"Cup {len(shown)}"
+
+
+def test_a_competition_takes_another_game_from_its_settings_page(competition: Competition, roles: Roles) -> None:
+    """Its own rule set changes game with it: the competition as stored until then is no mismatch (it was refused
+    as "Spring Cup plays Wiezen under this rule set")."""
+    client = client_of(roles.club_admin)
+    page = edit_page(competition)
+    form = browser_form(client, page)
+    assert client.post(page, {**form, "game": "solo_whist", "preset": "solo_whist"}).status_code == 302
+    competition.refresh_from_db()
+    assert (competition.game, competition.rule_set.game, competition.rule_set.preset) == ("solo_whist",) * 3
