@@ -21,8 +21,8 @@ from django.urls import reverse
 
 from tests.factories import CompetitionFactory, PlayerFactory, RuleSetFactory
 from tests.roles import Roles, make_roles
-from tournaments.forms.manage import CompetitionForm
-from tournaments.models import Competition
+from tournaments.forms.manage import CompetitionForm, preset_games
+from tournaments.models import Competition, RuleSet
 from tournaments.services.competitions import SETTINGS, STORED_SETTINGS, register_players
 from tournaments.services.seasons import close_competition
 
@@ -262,3 +262,72 @@ def test_a_competition_takes_another_game_from_its_settings_page(competition: Co
     assert client.post(page, {**form, "game": "solo_whist", "preset": "solo_whist"}).status_code == 302
     competition.refresh_from_db()
     assert (competition.game, competition.rule_set.game, competition.rule_set.preset) == ("solo_whist",) * 3
+
+
+# -- the rule set editor: the same, a setting being the name, a rule, or one contract's tariff ---------------------
+
+RULE_CHANGES: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
+    # what the other organiser changes, what this one changes
+    "a rule and the name": ("iwwa", {"penalty": "8"}, {"name": "Huisregels 2"}),
+    "a tariff and a rule": ("iwwa", {"miserie-base": "10"}, {"penalty": "9"}),
+    "two tariffs": ("iwwa", {"miserie-base": "10"}, {"solo-base": "80"}),
+    "a contract off and a tariff": ("iwwa", {"open_miserie-on": ""}, {"miserie-base": "7"}),
+    "two Zwicken options": ("zwicken", {"zw-deck": "36"}, {"zw-ante": "4"}),
+}
+
+
+def preset_game(preset: str) -> str:
+    return preset_games()[preset]
+
+
+def _rules_page(rule_set: RuleSet) -> str:
+    return reverse("manage-rule-set", args=[rule_set.pk])
+
+
+def _with(form: dict[str, Any], change: dict[str, str]) -> dict[str, Any]:
+    """The form with a change typed in; an empty value is a box unticked (a browser leaves it out)."""
+    changed = {**form, **change}
+    return {key: value for key, value in changed.items() if value != ""}
+
+
+@pytest.mark.parametrize("case", sorted(RULE_CHANGES))
+def test_a_rule_set_saved_keeps_what_another_organiser_saved_meanwhile(
+    case: str, competition: Competition, roles: Roles
+) -> None:
+    preset, theirs_change, my_change = RULE_CHANGES[case]
+    rule_set = RuleSetFactory(club=competition.club, name="Huisregels", game=preset_game(preset), preset=preset)
+    first, second = client_of(roles.organiser), client_of(roles.club_admin)
+    page = _rules_page(rule_set)
+    mine, theirs = browser_form(first, page), browser_form(second, page)
+    saved = second.post(page, _with(theirs, theirs_change))
+    assert saved.status_code == 302, re.findall(r'class="errorlist[^>]*>(.*?)</ul>', saved.content.decode())
+    saved = first.post(page, _with(mine, my_change))
+    assert saved.status_code == 302, re.findall(r'class="errorlist[^>]*>(.*?)</ul>', saved.content.decode())
+    now = browser_form(first, page)
+    for name, value in {**theirs_change, **my_change}.items():
+        assert now.get(name, "") == value, name
+
+
+def test_a_rule_both_changed_is_refused_once_beside_it_then_saved_on_purpose(
+    competition: Competition, roles: Roles
+) -> None:
+    rule_set = RuleSetFactory(club=competition.club, name="Huisregels", preset="iwwa")
+    first, second = client_of(roles.organiser, "nl"), client_of(roles.club_admin)
+    page = _rules_page(rule_set)
+    mine, theirs = browser_form(first, page), browser_form(second, page)
+    assert second.post(page, _with(theirs, {"miserie-base": "10", "name": "Clubregels"})).status_code == 302
+
+    refused = first.post(page, _with(mine, {"miserie-base": "12", "penalty": "9"}))
+    assert refused.status_code == 400
+    html = unescape(refused.content.decode())
+    assert "Er is niets bewaard: een andere organisator wijzigde intussen dezelfde instellingen." in html
+    beside = re.search(r'id="id_miserie-base_error"[^>]*>(.*?)</ul>', html, re.S)
+    assert beside and "Een andere organisator bewaarde hier intussen een andere waarde" in beside.group(1)
+    now = browser_form(second, page)
+    assert (now["name"], now["miserie-base"], now["penalty"]) == ("Clubregels", "10", mine["penalty"])
+
+    reader = _FormReader()  # the refused page saved again: this page's tariff on purpose, their name kept
+    reader.feed(refused.content.decode())
+    assert first.post(page, reader.settings_form()).status_code == 302
+    now = browser_form(second, page)
+    assert (now["name"], now["miserie-base"], now["penalty"]) == ("Clubregels", "12", "9")

@@ -23,6 +23,7 @@ from scoring.explanations import lazy_method_name, lazy_tiebreak_name, listed
 from scoring.methods import METHODS
 from scoring.tiebreaks import TIEBREAKS
 from tournaments import limits
+from tournaments.forms.edited import CarriesWhatItShowed
 from tournaments.models import Club, Competition, RuleSet
 from tournaments.preset_names import VARIANT_NAMES, preset_choice, preset_name
 from tournaments.seating import GENERATORS
@@ -134,7 +135,7 @@ def default_presets() -> dict[str, str]:
     return defaults
 
 
-class CompetitionForm(forms.Form):
+class CompetitionForm(CarriesWhatItShowed):
     """A competition's settings and its rule set (an engine preset, variants and JSON overrides)."""
 
     club = forms.ModelChoiceField(label=_("Organising club"), queryset=Club.objects.none())
@@ -211,8 +212,6 @@ class CompetitionForm(forms.Form):
     evening_decay = forms.FloatField(
         label=_("Weight of an evening per evening of age"), **limits.EVENING_DECAY.kwargs()
     )
-    # the settings as this page showed them (services.edits): a save keeps what another organiser changed meanwhile
-    shown = forms.CharField(widget=forms.HiddenInput, required=False, max_length=2000)
 
     def __init__(self, *args: Any, clubs: QuerySet[Club] | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -320,13 +319,8 @@ class CompetitionForm(forms.Form):
         data = dict(self.cleaned_data)
         data.pop("variants", None)
         data.pop("club", None)
-        data["shown"] = edits.read_carried(data.get("shown"))
+        data["shown"] = self.shown_digests()  # a save keeps what another organiser changed meanwhile
         return data
-
-    def carry(self, shown: edits.Digests) -> None:
-        """Show the page again carrying these digests (``edits.ChangedMeanwhile.shown``)."""
-        self.data = self.data.copy()
-        self.data["shown"] = edits.carried(shown)
 
 
 class SearchForm(forms.Form):

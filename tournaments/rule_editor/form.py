@@ -30,6 +30,7 @@ from games.rulesets import (
 )
 from tournaments import limits
 from tournaments.contract_names import contract_name
+from tournaments.forms.edited import CarriesWhatItShowed
 from tournaments.templatetags.labels import colon
 
 AMOUNT = {"min_value": limits.RULE_NUMBER.low, "max_value": limits.RULE_NUMBER.high}
@@ -122,7 +123,7 @@ def _amount(label: Promise | str, *, required: bool = True) -> forms.IntegerFiel
 NEEDED_WHEN_PLAYED = ("base", "over", "fail_per", "fail_factor")
 
 
-class RulesForm(forms.Form):
+class RulesForm(CarriesWhatItShowed):
     """``rules``' figures as fields; ``rules()`` gives the rule set the submitted figures make."""
 
     name = forms.CharField(label=_("Name of the rule set"), max_length=80)
@@ -261,6 +262,12 @@ class RulesForm(forms.Form):
 
     def zwicken_fields(self) -> list[forms.BoundField]:
         return [self[n] for n in self.fields if n.startswith("zw-")]
+
+    def field_of(self, setting: str) -> str | None:
+        """The field beside which a setting (``services.settings_of``) is said; None: above the form."""
+        head, _dot, part = setting.partition(".")
+        candidates = {"tariffs": [f"{part}-base", f"{part}-on"], "zwicken": [f"zw-{part}"]}.get(head, [setting])
+        return next((name for name in candidates if name in self.fields), None)
 
     def _value(self, name: str) -> Any:
         bound = self[name]

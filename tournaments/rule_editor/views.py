@@ -28,6 +28,7 @@ from tournaments.rule_editor import problems, selectors, services
 from tournaments.rule_editor.form import RulesForm, describe_default
 from tournaments.rule_editor.forms import ImportForm, NewRuleSetForm
 from tournaments.rule_editor.preview import preview_context
+from tournaments.services import edits
 
 
 def _clubs(request: HttpRequest) -> Any:
@@ -143,8 +144,13 @@ def rule_set_edit(request: HttpRequest, pk: int) -> HttpResponse:
         if rules is not None:
             try:
                 saved, copied = services.save(
-                    rule_set, name=form.cleaned_data["name"], overrides=shared.overrides_for(rules, rule_set.preset)
+                    rule_set, name=form.cleaned_data["name"], rules=rules, shown=form.shown_digests()
                 )
+            except edits.ChangedMeanwhile as exc:
+                form.carry(exc.shown)
+                form.add_error(None, _("Nothing was saved: another organiser changed the same settings meanwhile."))
+                for field in {form.field_of(setting) for setting in exc.settings}:
+                    form.add_error(field, exc.messages[0])
             except ValidationError as exc:
                 show_errors(form, exc)
             else:
@@ -160,7 +166,8 @@ def rule_set_edit(request: HttpRequest, pk: int) -> HttpResponse:
         shown = rules or start
         status = 400
     else:
-        form = RulesForm(start, initial={"name": rule_set.name})
+        shown = edits.carried(edits.digests_of(services.settings_of(rule_set.name, start)))
+        form = RulesForm(start, initial={"name": rule_set.name, "shown": shown})
         shown, status = start, 200
     context = {"rule_set": rule_set, "form": form, "played": played, **preview_context(shown)}
     return render(request, "rule_editor/edit.html", context, status=status)

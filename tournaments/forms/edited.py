@@ -1,0 +1,21 @@
+"""A settings form that carries what its page showed (``tournaments.services.edits``)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from tournaments.services import edits
+
+
+class CarriesWhatItShowed(forms.Form):
+    """The hidden ``shown`` field: the digests of the settings as the page showed them."""
+
+    shown = forms.CharField(widget=forms.HiddenInput, required=False, max_length=20_000)
+
+    def shown_digests(self) -> edits.Digests | None:
+        return edits.read_carried(self["shown"].data)
+
+    def carry(self, shown: edits.Digests) -> None:
+        """Show the page again carrying these digests (``edits.ChangedMeanwhile.shown``), so saving again keeps it."""
+        self.data = self.data.copy()
+        self.data[self.add_prefix("shown")] = edits.carried(shown)
