@@ -13,7 +13,8 @@ class CarriesWhatItShowed(forms.Form):
     shown = forms.CharField(widget=forms.HiddenInput, required=False, max_length=20_000)
 
     def shown_digests(self) -> edits.Digests | None:
-        return edits.read_carried(self["shown"].data)
+        """What the page showed, once the form is valid; None when it did not say (a script, an older page)."""
+        return edits.read_carried(self.cleaned_data.get("shown"))
 
     def carry(self, shown: edits.Digests) -> None:
         """Show the page again carrying these digests (``edits.ChangedMeanwhile.shown``), so saving again keeps it."""

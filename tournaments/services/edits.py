@@ -45,7 +45,7 @@ def read_carried(text: str | None) -> Digests | None:
     """The digests a page sent back; None for none or for anything else (a page from before, a script)."""
     try:
         value = json.loads(text or "")
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past what the parser follows
         return None
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         return None
