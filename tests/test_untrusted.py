@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import io
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +13,7 @@ from django.http import QueryDict
 from rest_framework.exceptions import ParseError
 
 from config.env import env_rate
-from config.untrusted import storable, whole_number
+from config.untrusted import MAX_JSON_DEPTH, TooDeep, json_depth, read_json, storable, whole_number
 from tournaments.api.parsers import CSVTextParser, StrictFormParser, StrictJSONParser, unstorable_at
 
 
@@ -101,3 +103,56 @@ def test_json_is_storable_only_without_nul_or_lone_surrogates_anywhere_keys_incl
     assert storable_json({"preset": "iwwa", "tariffs": {"vraag": {"levels": {"9": 4}}}, "list": [1, "a", None]})
     for bad in ("a\x00b", {"k\x00": 1}, {"k": ["ok", "\ud800"]}, [[["\x00"]]]):
         assert not storable_json(bad), bad
+
+
+# -- JSON from outside is read to a depth --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "depth"), [(1, 0), ("x", 0), ([], 1), ({}, 1), ([[1], 2], 2), ({"a": {"b": [1]}}, 3), ([[]] * 3, 2)]
+)
+def test_json_depth_counts_the_levels_of_lists_and_objects(value: object, depth: int) -> None:
+    assert json_depth(value) == depth
+
+
+def test_json_depth_counts_without_recursion() -> None:
+    deep: object = 1
+    for _ in range(100_000):
+        deep = [deep]
+    assert json_depth(deep) == 100_000
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, "[" * 900 + "]" * 900, '{"a": ' * 33 + "1" + "}" * 33])
+def test_json_nested_deeper_than_the_limit_is_too_deep(text: str) -> None:
+    with pytest.raises(TooDeep, match="nested deeper than 32 levels"):
+        read_json(text)
+
+
+def test_json_to_the_limit_is_read() -> None:
+    assert read_json("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH) is not None
+    with pytest.raises(ValueError):
+        read_json("{not json")
+
+
+# Where json.loads may read text: the one reader, and text the project writes itself
+JSON_READERS = {
+    "config/untrusted.py": "read_json, the reader of outside JSON",
+    "config/settings.py": "Pyodide's package.json, installed by npm",
+    "tournaments/api/idempotency.py": "the response it has just rendered",
+    "games/cli.py": "the engine's command line: files its user names, run by hand",
+}
+
+
+def test_outside_json_is_read_only_through_read_json() -> None:
+    """A form, an upload, an import or a hidden field that read JSON with json.loads could be sent JSON nested past
+    Python's recursion limit, or just short of it (then every recursive reader after it fails): a server error."""
+    root = Path(__file__).resolve().parent.parent
+    found = set()
+    for package in ("config", "tournaments", "scoring", "games"):
+        for path in (root / package).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                reads = isinstance(node, ast.Attribute) and node.attr in ("loads", "load")
+                if reads and isinstance(node.value, ast.Name) and node.value.id == "json":  # type: ignore[attr-defined]
+                    found.add(str(path.relative_to(root)))
+    assert found == set(JSON_READERS)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import csv
 import io
+import itertools
 import json
 import os
 import random
@@ -1069,11 +1070,20 @@ def test_json_nested_past_the_recursion_limit_is_refused_everywhere(world: World
     """DRF's JSONParser let ``RecursionError`` through (it catches ValueError only): a 500 on every JSON endpoint."""
     sheet, draft = world.sheets["four"], world.sheets["draft"].table.round_id
     urls = [f"sheets/{sheet.pk}/lines/", f"sheets/{sheet.pk}/import/", f"rounds/{draft}/redraw/", "rounds/"]
-    for url in [*urls, "rulesets/presets/iwwa/score/"]:
+    for url, body in itertools.product([*urls, "rulesets/presets/iwwa/score/", "rulesets/"], DEEP_BODIES):
         before = snapshot()
-        response = _admin(world).post(f"{API}/{url}", data=DEEP_JSON, content_type="application/json")
+        response = _admin(world).post(f"{API}/{url}", data=body, content_type="application/json")
         assert_refused(response, before)
-        assert response.json() == {"detail": "the body is nested too deeply to read"}, url
+        assert response.json() == {"detail": "the body is nested too deeply to read (at most 32 levels)"}, url
+
+
+# Past the parser's depth; and short of it, parsed: refused at once, before any recursive reader after the parser
+# (the settings page's overrides nested 900 deep were a RecursionError there: tests/tournaments/test_settings_*)
+DEEP_BODIES = [
+    DEEP_JSON,
+    '{"name": "x", "game": "wiezen", "preset": "iwwa", "overrides": ' + '{"a": ' * 900 + "1" + "}" * 901,
+    "[" * 33 + "]" * 33,
+]
 
 
 def test_a_nul_in_an_imported_note_is_refused(world: World) -> None:

@@ -335,6 +335,7 @@ def test_an_exported_rule_set_imported_by_another_club_has_the_same_rules(club: 
         (b'{"preset": "iwwa", "tariffs": {"vraag": {"over_until": 3}}}', "Count tricks more up to a number between"),
         (b'{"preset": "nonsense"}', "unknown rule set"),
         (b"[" * 100_000 + b"]" * 100_000, "not JSON"),  # nested deeper than the parser goes
+        (b'{"preset": "iwwa", "tariffs": ' + b'{"a": ' * 900 + b"1" + b"}" * 901, "not JSON"),  # just short of it
         (b'{"preset": "iwwa", "name": "a\\u0000b"}', "U+0000"),  # PostgreSQL keeps no NUL
         (b'{"preset": "iwwa", "tariffs": {"vraag": {"base": 100000000000000000000}}}', "0 to 100"),
     ],

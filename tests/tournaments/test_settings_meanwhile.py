@@ -331,3 +331,22 @@ def test_a_rule_both_changed_is_refused_once_beside_it_then_saved_on_purpose(
     assert first.post(page, reader.settings_form()).status_code == 302
     now = browser_form(second, page)
     assert (now["name"], now["miserie-base"], now["penalty"]) == ("Clubregels", "12", "9")
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    ["[" * 9_000, '{"tariffs": ' + '{"a": ' * 900 + "1" + "}" * 901, '{"a": ' * 33 + "1" + "}" * 33],
+    ids=["past-the-parser", "short-of-it", "33-levels"],
+)
+def test_rule_changes_nested_too_deeply_are_refused_beside_their_field(
+    overrides: str, competition: Competition, roles: Roles
+) -> None:
+    """The settings page's JSON: past the parser's depth, or short of it (then every recursive check after it),
+    was a RecursionError, a server error."""
+    client = client_of(roles.organiser, "nl")
+    page = edit_page(competition)
+    response = client.post(page, {**browser_form(client, page), "overrides": overrides})
+    assert response.status_code == 200
+    beside = re.search(r'id="id_overrides_error"[^>]*>(.*?)</ul>', unescape(response.content.decode()), re.S)
+    assert beside and "De JSON is te diep genest: hoogstens 32 niveaus." in beside.group(1)
+    assert Competition.objects.get(pk=competition.pk).rule_set.overrides == competition.rule_set.overrides

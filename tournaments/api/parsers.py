@@ -15,7 +15,9 @@ from django.utils.datastructures import MultiValueDict
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from config.untrusted import UNSTORABLE_MESSAGE, storable
+from config.untrusted import MAX_JSON_DEPTH, UNSTORABLE_MESSAGE, json_depth, storable
+
+TOO_DEEP = f"the body is nested too deeply to read (at most {MAX_JSON_DEPTH} levels)"
 
 
 class _StorableMixin:
@@ -25,7 +27,9 @@ class _StorableMixin:
         try:
             parsed = super().parse(stream, media_type, parser_context)  # type: ignore[misc]
         except RecursionError:
-            raise ParseError("the body is nested too deeply to read") from None
+            raise ParseError(TOO_DEEP) from None
+        if json_depth(parsed) > MAX_JSON_DEPTH:  # parsed, but every recursive reader after it would fail
+            raise ParseError(TOO_DEEP)
         where = unstorable_at(parsed.data if isinstance(parsed, parsers.DataAndFiles) else parsed)
         if where is not None:
             raise ParseError(f"{where}: {UNSTORABLE_MESSAGE}")

@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import games
-from config.untrusted import UNSTORABLE_MESSAGE, storable_json
+from config.untrusted import MAX_JSON_DEPTH, UNSTORABLE_MESSAGE, TooDeep, read_json, storable_json
 from games.errors import GameError
 from games.presets import VARIANTS
 from scoring.explanations import lazy_method_name, lazy_tiebreak_name, listed
@@ -268,7 +268,11 @@ class CompetitionForm(CarriesWhatItShowed):
     def clean_overrides(self) -> dict[str, Any]:
         text = self.cleaned_data.get("overrides", "").strip() or "{}"
         try:
-            value = json.loads(text)
+            value = read_json(text)
+        except TooDeep:
+            raise ValidationError(
+                _("The JSON is nested too deeply: at most %(levels)s levels.") % {"levels": MAX_JSON_DEPTH}
+            ) from None
         except ValueError as exc:
             raise ValidationError(_("Not valid JSON: %(error)s") % {"error": exc}) from exc
         if not isinstance(value, dict):

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import games
-from config.untrusted import storable_json
+from config.untrusted import read_json, storable_json
 from games.errors import GameError
 from games.registry import find
 from games.rulesets import RuleSet
@@ -66,8 +66,8 @@ def read_import(text: str) -> tuple[str | None, str, dict[str, Any], games.RuleS
     hold), ``not_object``, ``no_preset``, or ``rules`` (the engine's message follows a colon).
     """
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes
+        data = read_json(text)
+    except ValueError:  # TooDeep too: nested deeper than a rule set's JSON goes
         raise ImportRefused("not_json") from None
     if not storable_json(data):
         raise ImportRefused("unstorable")

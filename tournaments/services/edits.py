@@ -22,6 +22,8 @@ from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.translation import gettext
 
+from config.untrusted import read_json
+
 Digests = dict[str, str]
 
 
@@ -44,8 +46,8 @@ def carried(digests: Digests) -> str:
 def read_carried(text: str | None) -> Digests | None:
     """The digests a page sent back; None for none or for anything else (a page from before, a script)."""
     try:
-        value = json.loads(text or "")
-    except (ValueError, RecursionError):  # not JSON, or nested past what the parser follows
+        value = read_json(text or "")
+    except ValueError:  # not JSON, or nested deeper than digests are
         return None
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         return None

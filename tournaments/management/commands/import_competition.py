@@ -5,12 +5,12 @@ All or nothing: a single problem in the archive stores nothing and every problem
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from config.untrusted import read_json
 from tournaments.models import Club
 from tournaments.services.transfer import ImportRejected, import_competition
 
@@ -29,7 +29,7 @@ class Command(BaseCommand):
             raise CommandError(f"no club with slug {club!r}")
         try:
             text = self.stdin.read() if archive == "-" else Path(archive).read_text(encoding="utf-8")
-            data = json.loads(text)
+            data = read_json(text)
         except (OSError, ValueError) as exc:
             raise CommandError(f"cannot read {archive}: {exc}") from exc
         try:
