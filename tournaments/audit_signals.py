@@ -1,5 +1,6 @@
-"""Audit rows for direct edits (admin, API, shell) of rule sets, memberships, registrations, penalties and
-seating wishes. Results and seatings change only through services, which record their own, richer rows."""
+"""Audit rows for direct edits (admin, API, pages, shell) of competitions' settings, rule sets, memberships,
+registrations, penalties and seating wishes. Results and seatings change only through services, which record
+their own, richer rows (closing and reopening a competition among them)."""
 
 from __future__ import annotations
 
@@ -8,23 +9,29 @@ from typing import Any
 from django.db.models import Model
 from django.db.models.signals import post_delete, post_save, pre_save
 
-from tournaments.models import AuditEvent, Membership, Penalty, Registration, RuleSet, SeatingWish
+from tournaments.models import AuditEvent, Competition, Membership, Penalty, Registration, RuleSet, SeatingWish
 from tournaments.services.audit import record
 
-AUDITED: tuple[type[Model], ...] = (RuleSet, Membership, Registration, Penalty, SeatingWish)
+AUDITED: tuple[type[Model], ...] = (Competition, RuleSet, Membership, Registration, Penalty, SeatingWish)
+# Columns a row's audit leaves out: closing and reopening record their own rows (with the reason), and every
+# entry counts itself in the competition's entries_version
+NOT_AUDITED = {Competition: {"closed_at", "entries_version"}}
 
 
 def snapshot(obj: Model) -> dict[str, Any]:
     """The row's fields as JSON-safe values."""
     out: dict[str, Any] = {}
+    left_out = NOT_AUDITED.get(type(obj), set())
     for f in obj._meta.concrete_fields:
+        if f.name in left_out:
+            continue
         value = getattr(obj, f.attname)
         out[f.attname] = value if isinstance(value, int | float | str | bool | list | dict | type(None)) else str(value)
     return out
 
 
 def _competition_id(obj: Model) -> int | None:
-    return getattr(obj, "competition_id", None)
+    return obj.pk if isinstance(obj, Competition) else getattr(obj, "competition_id", None)
 
 
 def _remember(sender: type[Model], instance: Model, **kwargs: Any) -> None:

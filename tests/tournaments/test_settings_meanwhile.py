@@ -22,7 +22,7 @@ from django.urls import reverse
 from tests.factories import CompetitionFactory, PlayerFactory, RuleSetFactory
 from tests.roles import Roles, make_roles
 from tournaments.forms.manage import CompetitionForm, preset_games
-from tournaments.models import Competition, RuleSet
+from tournaments.models import AuditEvent, Competition, RuleSet
 from tournaments.services.competitions import SETTINGS, STORED_SETTINGS, register_players
 from tournaments.services.seasons import close_competition
 
@@ -350,3 +350,23 @@ def test_rule_changes_nested_too_deeply_are_refused_beside_their_field(
     beside = re.search(r'id="id_overrides_error"[^>]*>(.*?)</ul>', unescape(response.content.decode()), re.S)
     assert beside and "De JSON is te diep genest: hoogstens 32 niveaus." in beside.group(1)
     assert Competition.objects.get(pk=competition.pk).rule_set.overrides == competition.rule_set.overrides
+
+
+def test_a_settings_change_is_in_the_audit_trail_with_who_and_what(competition: Competition, roles: Roles) -> None:
+    """Settings decide results (the standings method, the tie-breaks): who changed which, from what to what, is kept;
+    closing adds its own row, not a second one of settings."""
+    client = client_of(roles.club_admin)
+    page = edit_page(competition)
+    form = browser_form(client, page)
+    assert (
+        client.post(page, {**form, "standings_method": "points_per_deal", "tie_breaks_0": "best_session"}).status_code
+        == 302
+    )
+    (row,) = AuditEvent.objects.filter(model="competition", action=AuditEvent.Action.CHANGE)
+    assert (row.username, row.competition_id) == (roles.club_admin.username, competition.pk)
+    changed = {key for key in row.after if row.before.get(key) != row.after[key]}
+    assert changed == {"standings_method", "tie_breaks"}
+    assert (row.before["standings_method"], row.after["standings_method"]) == ("total_points", "points_per_deal")
+    close_competition(competition, by=roles.club_admin)
+    assert AuditEvent.objects.filter(model="competition", action=AuditEvent.Action.CHANGE).count() == 2
+    assert "closed_at" not in row.after and "entries_version" not in row.after
