@@ -36,9 +36,8 @@ def settings_of(name: str, rules: games.RuleSet) -> dict[str, Any]:
 
 
 def _rules(settings: dict[str, Any], labels_from: games.RuleSet) -> games.RuleSet:
-    shape = (
-        labels_from.to_json()
-    )  # its labels, and which parts are dicts (Zwicken has no tariffs, the others no options)
+    # the labels of the rule set the page made, and which of its parts are dicts (Zwicken has no tariffs)
+    shape = labels_from.to_json()
     data: dict[str, Any] = {key: shape[key] for key in NOT_RULES}
     data |= {head: {} for head in SPLIT if isinstance(shape.get(head), dict)}
     for key, value in settings.items():

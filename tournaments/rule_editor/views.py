@@ -166,8 +166,8 @@ def rule_set_edit(request: HttpRequest, pk: int) -> HttpResponse:
         shown = rules or start
         status = 400
     else:
-        shown = edits.carried(edits.digests_of(services.settings_of(rule_set.name, start)))
-        form = RulesForm(start, initial={"name": rule_set.name, "shown": shown})
+        carried = edits.carried(edits.digests_of(services.settings_of(rule_set.name, start)))
+        form = RulesForm(start, initial={"name": rule_set.name, "shown": carried})
         shown, status = start, 200
     context = {"rule_set": rule_set, "form": form, "played": played, **preview_context(shown)}
     return render(request, "rule_editor/edit.html", context, status=status)
