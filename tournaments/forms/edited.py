@@ -10,7 +10,8 @@ from tournaments.services import edits
 class CarriesWhatItShowed(forms.Form):
     """The hidden ``shown`` field: the digests of the settings as the page showed them."""
 
-    shown = forms.CharField(widget=forms.HiddenInput, required=False, max_length=20_000)
+    # a digest of 16 hex digits a setting: a rule set of every preset carries about 1,000 characters
+    shown = forms.CharField(widget=forms.HiddenInput, required=False, max_length=10_000)
 
     def shown_digests(self) -> edits.Digests | None:
         """What the page showed, once the form is valid; None when it did not say (a script, an older page)."""
