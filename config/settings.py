@@ -72,6 +72,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # a competition's page asked for at a name it had before a rename goes on to its current one
+    "tournaments.former_addresses.FormerAddressMiddleware",
     # last: turns a login refused for too many failures into the lockout page (429)
     "axes.middleware.AxesMiddleware",
 ]

@@ -6,8 +6,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments and leagues"
 
     def ready(self) -> None:
-        from tournaments import audit_signals, conditional, live
+        from tournaments import audit_signals, conditional, former_addresses, live
 
         audit_signals.connect()
+        former_addresses.connect()
         conditional.connect()
         live.connect()

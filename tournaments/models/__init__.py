@@ -1,5 +1,6 @@
 """The domain: clubs and players, rule sets, competitions, seatings, score sheets."""
 
+from tournaments.models.addresses import FormerAddress
 from tournaments.models.audit import AuditEvent
 from tournaments.models.boards import Board, BoardAnalysis
 from tournaments.models.checkin import CheckIn, VenueCode
@@ -21,6 +22,7 @@ __all__ = [
     "Club",
     "Competition",
     "DealEntry",
+    "FormerAddress",
     "Game",
     "IdempotentRequest",
     "Membership",

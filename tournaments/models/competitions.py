@@ -183,6 +183,13 @@ class Competition(models.Model):
             except (ScoringError, TypeError) as exc:
                 errors["placement_points"] = str(exc)
         errors.update(self._league_option_errors())
+        from tournaments.former_addresses import held_elsewhere
+
+        if self.slug and held_elsewhere(self.slug, self.pk):
+            errors["slug"] = _(
+                "Another competition had this address before it was renamed, and its links and printed table "
+                "cards still lead there. Choose another address name."
+            )
         from tournaments.duplicate.rules import setting_problems
 
         errors.update(setting_problems(self))  # Wiezen only, and fixed once rounds are seated

@@ -24,6 +24,7 @@ from scoring.records import ScoringError
 from scoring.services import recompute_standings
 from tournaments import limits
 from tournaments.csv_cells import restore, write_csv
+from tournaments.former_addresses import held_elsewhere
 from tournaments.models import (
     Board,
     Club,
@@ -604,7 +605,7 @@ def _free_slug(wanted: Any) -> str:
     longest = Competition._meta.get_field("slug").max_length or 50
     base = slugify(str(wanted))[: longest - 6].strip("-") or "competition"  # room for a "-99999"
     slug, n = base, 1
-    while Competition.objects.filter(slug=slug).exists():
+    while Competition.objects.filter(slug=slug).exists() or held_elsewhere(slug, None):
         n += 1
         slug = f"{base}-{n}"
     return slug
