@@ -41,14 +41,14 @@ def json_depth(value: object) -> int:
 
 def read_json(text: str) -> Any:
     """JSON from outside: ``ValueError`` if it is not JSON, ``TooDeep`` (one) if nested past ``MAX_JSON_DEPTH``."""
+    too_deep = TooDeep(f"nested deeper than {MAX_JSON_DEPTH} levels")
     try:
         value = json.loads(text)
-    except RecursionError:
-        value = None
-    else:
-        if json_depth(value) <= MAX_JSON_DEPTH:
-            return value
-    raise TooDeep(f"nested deeper than {MAX_JSON_DEPTH} levels")
+    except RecursionError:  # past Python's own limit: the parser gave up
+        raise too_deep from None
+    if json_depth(value) > MAX_JSON_DEPTH:
+        raise too_deep
+    return value
 
 
 def whole_number(text: str | None, *, max_digits: int = 9) -> int | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from tournaments.services import edits
 
@@ -21,3 +22,9 @@ class CarriesWhatItShowed(forms.Form):
         """Show the page again carrying these digests (``edits.ChangedMeanwhile.shown``), so saving again keeps it."""
         self.data = self.data.copy()
         self.data[self.add_prefix("shown")] = edits.carried(shown)
+
+    def changed_meanwhile(self, refused: edits.ChangedMeanwhile) -> None:
+        """Carry the newer digests, and say above the form why nothing was saved (each view places the sentence
+        beside its own fields)."""
+        self.carry(refused.shown)
+        self.add_error(None, _("Nothing was saved: another organiser changed the same settings meanwhile."))

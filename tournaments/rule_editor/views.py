@@ -147,8 +147,7 @@ def rule_set_edit(request: HttpRequest, pk: int) -> HttpResponse:
                     rule_set, name=form.cleaned_data["name"], rules=rules, shown=form.shown_digests()
                 )
             except edits.ChangedMeanwhile as exc:
-                form.carry(exc.shown)
-                form.add_error(None, _("Nothing was saved: another organiser changed the same settings meanwhile."))
+                form.changed_meanwhile(exc)
                 for field in {form.field_of(setting) for setting in exc.settings}:
                     form.add_error(field, exc.messages[0])
             except ValidationError as exc:

@@ -99,8 +99,7 @@ def competition_edit(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as exc:
             competition.refresh_from_db()  # the page shows the stored name and address, not the refused ones
             if isinstance(exc, edits.ChangedMeanwhile):
-                form.carry(exc.shown)
-                form.add_error(None, _("Nothing was saved: another organiser changed the same settings meanwhile."))
+                form.changed_meanwhile(exc)
             show_errors(form, exc)
         else:
             messages.success(request, _("Competition %(name)s saved.") % {"name": competition.name})
