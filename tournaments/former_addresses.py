@@ -10,17 +10,20 @@ the API, the admin or a shell) and:
   on to the same page at the current one: a 302 for a read, a 307 for a form or a queued line, so the browser
   sends the same data again and nothing typed is lost (``FormerAddressMiddleware``; pages at current addresses
   never pay for this);
-- no other competition takes a former address while it is kept (``held_elsewhere``): printed codes lead nowhere
-  else. The competition itself may take its old name back, and deleting it frees its names.
+- no other competition takes a former address for ``KEPT_FOR`` after the rename (``held_elsewhere``), so the
+  evening's printed codes lead nowhere else; then it is free, and its link leads to its old competition until
+  another takes it. The competition itself may take its old name back, keeps at most ``KEPT_AT_MOST`` of them
+  (a name given up again and again does not reserve the site's names), and deleting it frees them all.
 
 A hidden competition's new name is told only to those who may open it (its organisers, a table holding one of
-its codes), so an old link does not tell a stranger it exists.
+its codes or bringing it in the address), so an old link does not tell a stranger it exists.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -31,17 +34,22 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.models import Competition, FormerAddress, ScoreSheet
-from tournaments.permissions import can_manage_competition
+from tournaments.permissions import can_manage_competition, table_code_opens
 
 #: a competition's pages: a route with ``c/<slug:slug>/`` in it (the public, organiser and table pages)
 COMPETITION_ROUTE = re.compile(r"(^|/)c/<slug:slug>/")
 #: a read goes on as a read; anything else keeps its method and body
 READS = {"GET", "HEAD", "OPTIONS"}
+#: how long no other competition may take a former address: past a season's printed cards and bookmarks
+KEPT_FOR = timedelta(days=90)
+#: the former addresses a competition keeps, its latest ones
+KEPT_AT_MOST = 10
 
 
 def held_elsewhere(slug: str, competition_pk: int | None) -> bool:
-    """Whether ``slug`` is a former address of a competition other than ``competition_pk``."""
-    return FormerAddress.objects.filter(slug=slug).exclude(competition_id=competition_pk).exists()
+    """Whether ``slug`` is a former address another competition than ``competition_pk`` still keeps to itself."""
+    kept = FormerAddress.objects.filter(slug=slug, until__gt=timezone.now() - KEPT_FOR)
+    return kept.exclude(competition_id=competition_pk).exists()
 
 
 def _before_save(sender: type[Competition], instance: Competition, update_fields: Any = None, **kwargs: Any) -> None:
@@ -54,12 +62,18 @@ def _before_save(sender: type[Competition], instance: Competition, update_fields
 
 def _saved(sender: type[Competition], instance: Competition, created: bool, raw: bool = False, **kwargs: Any) -> None:
     before = instance.__dict__.pop("_slug_before", None)
-    if raw or not (created or (before is not None and before != instance.slug)):
+    renamed = before is not None and before != instance.slug
+    if raw or not (created or renamed):
         return
-    if before is not None and before != instance.slug:
+    if renamed:
         FormerAddress.objects.update_or_create(slug=before, defaults={"competition": instance, "until": timezone.now()})
-    # the name in use is nobody's former one: taken back by its competition (or given away from a shell)
-    FormerAddress.objects.filter(slug=instance.slug).delete()
+        latest = instance.former_addresses.order_by("-until", "-pk").values_list("pk", flat=True)[:KEPT_AT_MOST]
+        instance.former_addresses.exclude(pk__in=list(latest)).delete()
+    # the name in use is no longer a former one: its own, taken back, or another's whose time has passed (a
+    # competition that took one still kept, by a race or from a shell, wins anyway: ``moved_to``)
+    taken = FormerAddress.objects.filter(slug=instance.slug)
+    taken.filter(competition=instance).delete()
+    taken.filter(until__lte=timezone.now() - KEPT_FOR).delete()
 
 
 def connect() -> None:
@@ -67,21 +81,29 @@ def connect() -> None:
     post_save.connect(_saved, sender=Competition, dispatch_uid="former-address-saved")
 
 
-def may_follow(request: HttpRequest, competition: Competition) -> bool:
+def may_follow(request: HttpRequest, competition: Competition, kwargs: dict[str, Any]) -> bool:
     """Whether this request may learn where ``competition`` went: anyone for a public one; for a hidden one its
-    organisers and a session holding one of its tables' codes."""
+    organisers, a session holding one of its tables' current codes, and a table card's code in the address."""
     if competition.is_public or can_manage_competition(request.user, competition):
         return True
-    from tournaments.views.entry import TABLE_CODES  # the views build on the models, not the other way
+    from tournaments.views.entry import TABLE_CODES, holds_table_code  # the views build on this module's models
 
+    sheets = ScoreSheet.objects.filter(table__round__competition=competition)
     held = request.session.get(TABLE_CODES, {}) if hasattr(request, "session") else {}
-    sheet_ids = [int(key) for key in held if isinstance(key, str) and key.isdigit()]
-    return ScoreSheet.objects.filter(pk__in=sheet_ids, table__round__competition=competition).exists()
+    ids = [int(key) for key in held if isinstance(key, str) and key.isdigit()]
+    if any(holds_table_code(request, sheet) for sheet in sheets.filter(pk__in=ids)):
+        return True
+    code, round_number, table_number = request.GET.get("code"), kwargs.get("round_number"), kwargs.get("table_number")
+    if code is None or round_number is None or table_number is None:
+        return False
+    card = sheets.filter(table__round__number=round_number, table__number=table_number).first()
+    return card is not None and table_code_opens(card, code)
 
 
 def _refused(response: HttpResponse) -> bool:
-    """Whether the page answered as it does for an address it does not know: not found, not allowed, log in."""
-    if response.status_code in (403, 404):
+    """Whether the page answered as it does for an address it does not know: not found, not allowed, log in (a
+    page's redirect, or the offline queue's 401)."""
+    if response.status_code in (401, 403, 404):
         return True
     login = resolve_url(settings.LOGIN_URL)
     return response.status_code == 302 and str(response.get("Location", "")).startswith(login)
@@ -92,8 +114,11 @@ def moved_to(request: HttpRequest) -> str | None:
     match = request.resolver_match
     if match is None or "slug" not in match.kwargs or not COMPETITION_ROUTE.search(match.route):
         return None
-    former = FormerAddress.objects.select_related("competition").filter(slug=match.kwargs["slug"]).first()
-    if former is None or not may_follow(request, former.competition):
+    slug = match.kwargs["slug"]
+    former = FormerAddress.objects.select_related("competition").filter(slug=slug).first()
+    if former is None or Competition.objects.filter(slug=slug).exists():  # a name in use is that competition's
+        return None
+    if not may_follow(request, former.competition, match.kwargs):
         return None
     address = reverse(match.view_name, args=match.args, kwargs={**match.kwargs, "slug": former.competition.slug})
     query = request.META.get("QUERY_STRING", "")

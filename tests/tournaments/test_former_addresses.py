@@ -7,7 +7,10 @@ a stranger trying an old name of a hidden competition, and another club wanting 
 
 from __future__ import annotations
 
+import json
 import re
+import uuid
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -16,6 +19,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import get_resolver, reverse
+from django.utils import timezone
 
 from tests.factories import (
     ClubFactory,
@@ -27,7 +31,7 @@ from tests.factories import (
 )
 from tests.roles import Roles, make_roles
 from tests.urlconf import walk
-from tournaments.former_addresses import COMPETITION_ROUTE
+from tournaments.former_addresses import COMPETITION_ROUTE, KEPT_AT_MOST, KEPT_FOR
 from tournaments.models import Competition, DealEntry, FormerAddress, ScoreSheet
 from tournaments.services.competitions import create_competition
 from tournaments.services.transfer import export_competition, import_competition
@@ -122,6 +126,35 @@ def test_a_table_phone_sends_its_line_to_the_address_it_opened(competition: Comp
     assert DealEntry.objects.filter(sheet=sheet, deal_number=1, is_current=True).count() == 1
 
 
+@pytest.mark.parametrize("public", [True, False])
+def test_a_line_kept_offline_is_sent_to_the_address_the_phone_had(competition: Competition, public: bool) -> None:
+    """An offline phone's queue posts to ``…/entry/queued/`` at the address its page was opened at; there the
+    answer without a session's code would be a 401 ("log in again"), which a table without an account cannot."""
+    Competition.objects.filter(pk=competition.pk).update(is_public=public)
+    sheet = ScoreSheet.objects.filter(table__round__competition=competition).get(table__number=1)
+    phone = Client()
+    phone.get(reverse("sheet-entry", args=["spring-cup", 1, 1]), {"code": sheet.captain_code})
+    rename(competition, "lentebeker-2027")
+    line = {"version": "0", "idempotency_key": uuid.uuid4().hex, "deal": "1", "dealer": "0", "contract": "pass"}
+
+    sent = phone.post("/c/spring-cup/r1/t1/entry/queued/", line, follow=True)
+
+    assert sent.redirect_chain == [("/c/lentebeker-2027/r1/t1/entry/queued/", 307)]
+    assert sent.json()["state"] == "saved"
+    assert DealEntry.objects.filter(sheet=sheet, deal_number=1, is_current=True).count() == 1
+
+
+def test_the_offline_page_names_its_former_paths_so_lines_kept_there_are_sent(competition: Competition) -> None:
+    sheet = ScoreSheet.objects.filter(table__round__competition=competition).get(table__number=1)
+    rename(competition, "lentebeker")
+    rename(competition, "lentebeker-2027")
+    page = Client().get(f"/c/lentebeker-2027/r1/t1/entry/?code={sheet.captain_code}", follow=True)
+    spec_text = page.content.decode().split('<script id="engine-spec" type="application/json">', 1)[1]
+    spec = json.loads(spec_text.split("</script>", 1)[0])
+    assert sorted(spec["former"]) == ["/c/lentebeker/r1/t1/entry/", "/c/spring-cup/r1/t1/entry/"]
+    assert spec["sheet"] == "/c/lentebeker-2027/r1/t1/entry/"
+
+
 def test_a_printed_table_card_opens_the_table_after_a_rename(competition: Competition) -> None:
     sheet = ScoreSheet.objects.filter(table__round__competition=competition).get(table__number=2)
     rename(competition, "lentebeker-2027")
@@ -153,6 +186,21 @@ def test_a_hidden_competition_tells_its_new_name_only_to_those_who_may_open_it(r
             assert response.status_code in (302, 404), path  # as any unknown address: 404, or "log in"
     assert logged_in(roles.club_admin).get("/c/secret-cup/")["Location"] == "/c/secret-cup-2027/"
     assert captain.get("/c/secret-cup/r1/t1/entry/")["Location"] == "/c/secret-cup-2027/r1/t1/entry/"
+
+
+def test_a_hidden_competitions_table_card_opens_on_a_phone_that_never_had_it(roles: Roles) -> None:
+    hidden = seated_competition(players=4, slug="secret-cup", is_public=False, club=roles_club(roles))
+    sheet = ScoreSheet.objects.get(table__round__competition=hidden)
+    rename(hidden, "secret-cup-2027")
+    scanned = Client().get(f"/c/secret-cup/r1/t1/entry/?code={sheet.captain_code}", follow=True)
+    assert scanned.redirect_chain[0][0] == f"/c/secret-cup-2027/r1/t1/entry/?code={sheet.captain_code}"
+    assert scanned.status_code == 200
+    for guess in ("ABCD-EFGH-JKMN-PQRS", sheet.captain_code[:-1]):  # a wrong code learns nothing
+        response = Client().get(f"/c/secret-cup/r1/t1/entry/?code={guess}")
+        assert response.status_code == 403
+        assert "secret-cup-2027" not in response.content.decode() + response.get("Location", "")
+    other_table = Client().get(f"/c/secret-cup/r1/t2/entry/?code={sheet.captain_code}")
+    assert other_table.status_code == 403  # the code opens its own table only
 
 
 def roles_club(roles: Roles) -> Any:
@@ -202,6 +250,38 @@ def test_a_competition_takes_its_own_former_name_back(competition: Competition) 
     assert list(competition.former_addresses.values_list("slug", flat=True)) == ["lentebeker"]
     assert Client().get("/c/spring-cup/").status_code == 200
     assert Client().get("/c/lentebeker/")["Location"] == "/c/spring-cup/"
+
+
+def test_a_former_address_is_kept_for_a_season_then_free(competition: Competition) -> None:
+    rename(competition, "lentebeker-2027")
+    FormerAddress.objects.filter(slug="spring-cup").update(until=timezone.now() - KEPT_FOR - timedelta(days=1))
+    other = create_competition(club=ClubFactory(), name="Spring Cup", slug="spring-cup", rule_set=RuleSetFactory())
+    assert not FormerAddress.objects.filter(slug="spring-cup").exists()
+    assert Client().get("/c/spring-cup/").context["competition"] == other
+
+
+def test_a_competition_keeps_its_latest_former_addresses(competition: Competition) -> None:
+    names = [f"name-{n}" for n in range(KEPT_AT_MOST + 2)]
+    for name in names:
+        rename(competition, name)
+    kept = set(competition.former_addresses.values_list("slug", flat=True))
+    assert kept == set(names[1:-1])  # the first two it gave up are free again
+    assert len(kept) == KEPT_AT_MOST
+    create_competition(club=ClubFactory(), name="Spring Cup", slug="spring-cup", rule_set=RuleSetFactory())
+
+
+def test_a_name_in_use_is_never_sent_elsewhere(competition: Competition) -> None:
+    """Written past the checks (a shell's update, a race with a rename), a competition may hold a name another
+    keeps as former: the one using it is shown, and its missing pages are not sent to the other, nor to
+    themselves."""
+    rename(competition, "lentebeker-2027")
+    other = seated_competition(players=4, slug="herfstbeker", club=competition.club)
+    Competition.objects.filter(pk=other.pk).update(slug="spring-cup")
+    assert Client().get("/c/spring-cup/").context["competition"] == other
+    assert Client().get("/c/spring-cup/r9/").status_code == 404
+    Competition.objects.filter(pk=other.pk).update(slug="herfstbeker")
+    Competition.objects.filter(pk=competition.pk).update(slug="spring-cup")  # its own former name, past the signal
+    assert Client().get("/c/spring-cup/r9/").status_code == 404
 
 
 def test_renames_through_the_api_are_kept(competition: Competition, roles: Roles) -> None:

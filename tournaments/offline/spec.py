@@ -44,6 +44,11 @@ def engine_spec(access: Any, entries: list[Any], initial_from_line: Any, boards:
         "scope": worker_scope(),
         "sheet": reverse("sheet-entry", kwargs=place),
         "sync": reverse("sheet-entry-queued", kwargs=place),
+        # the page's paths before the competition was renamed: lines kept under them join this page's queue
+        "former": [
+            reverse("sheet-entry", kwargs={**place, "slug": slug})
+            for slug in access.competition.former_addresses.values_list("slug", flat=True)
+        ],
         "rules": access.rules.to_json(),
         "game": access.competition.game,
         "names": access.names,

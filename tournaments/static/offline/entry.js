@@ -475,6 +475,7 @@ async function start() {
     showStatus();
     setTimeout(() => engine().catch(() => {}), 1000);
   });
+  await queue.adopt(spec.sheet, spec.former || []);
   records = await queue.list(spec.sheet);
   openAfterKept(null);
   openAfterKept(await refresh());

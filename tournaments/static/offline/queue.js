@@ -78,6 +78,13 @@
         };
       });
     },
+    // Lines kept under the sheet's former paths (the competition was renamed since) join its queue, in the
+    // order they were typed.
+    async adopt(sheet, formerPaths) {
+      for (const path of formerPaths) {
+        for (const record of await this.list(path)) await this.update(record.key, { sheet });
+      }
+    },
     async remove(key) {
       await run("readwrite", (store) => store.delete(key));
     },
