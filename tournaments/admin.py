@@ -37,7 +37,13 @@ from tournaments.models import (
     SeatingWish,
     Table,
 )
-from tournaments.permissions import admin_club_ids, may_reference, not_yours, referable_condition
+from tournaments.permissions import (
+    admin_club_ids,
+    may_change_player,
+    may_reference,
+    not_yours,
+    referable_condition,
+)
 from tournaments.services import audit
 
 
@@ -196,9 +202,22 @@ class ClubAdmin(ClubScopedAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(ClubScopedAdmin):
+    """A club's administrators see their members; they change or delete one only while the player is theirs
+    alone (``permissions.may_change_player``): another club's member is shown read-only."""
+
     club_path = "memberships__club"
     list_display = ["last_name", "first_name", "federation_id", "user"]
     search_fields = ["last_name", "first_name", "federation_id"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and not may_change_player(request.user, obj):
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and not may_change_player(request.user, obj):
+            return False
+        return super().has_delete_permission(request, obj)
 
 
 @admin.register(Membership)

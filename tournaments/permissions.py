@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import Model, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from tournaments.models import Competition, Membership, ScoreSheet
+from tournaments.models import Competition, Membership, Player, ScoreSheet
 from tournaments.models.sheets import format_table_code
 
 
@@ -37,6 +37,25 @@ def can_manage_competition(user: Any, competition: Competition) -> bool:
     if user.is_superuser or is_club_admin(user, competition.club_id):
         return True
     return competition.organisers.filter(pk=user.pk).exists()
+
+
+def may_change_player(user: Any, player: Player) -> bool:
+    """Whether ``user`` may change or delete ``player``'s record (names, federation id, linked account).
+
+    A player is one person across the federation, and their record decides who they are on every club's pages
+    and which account acts as them (a club administrator's rights come through it). So a club's administrators
+    change it only while the player is theirs alone: a member of their clubs and of no other, entered only in
+    their clubs' competitions. Registering another club's player in an open tournament, or adding them as a
+    member, does not make their record yours; a player of two clubs is changed by a superuser.
+    """
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser:
+        return True
+    clubs = admin_club_ids(user)
+    members_of = set(player.memberships.values_list("club_id", flat=True))
+    entered_in = set(player.registrations.values_list("competition__club_id", flat=True))
+    return bool(members_of) and members_of | entered_in <= clubs
 
 
 def can_enter_scores(user: Any, competition: Competition) -> bool:

@@ -31,6 +31,7 @@ from tournaments.models import (
     Club,
     Competition,
     DealEntry,
+    Membership,
     Penalty,
     Player,
     Round,
@@ -563,6 +564,30 @@ def test_a_competition_archive_round_trips_through_the_services() -> None:
     again = export_competition(imported)
     assert again["competition"].pop("slug") != archive["competition"].pop("slug")
     assert again == archive  # the same players (by key), rounds, seats, lines and penalties
+
+
+def test_an_archive_names_existing_players_by_federation_id_without_making_them_the_importing_club_s() -> None:
+    """A federation id matches a player only under their own names, and a matched player plays in the imported
+    competition without becoming a member of the importing club (which would open their record to its
+    administrators): an archive is not a way to take another club's members."""
+    original = seated_competition(players=4)
+    players = [r.player for r in original.registrations.order_by("pk")]
+    for n, player in enumerate(players):
+        player.federation_id = f"BE-{n}"
+        player.save()
+        MembershipFactory(club=original.club, player=player)
+    archive = export_competition(original)
+    other_club = ClubFactory()
+
+    imported = import_competition(copy.deepcopy(archive), club=other_club)
+    assert {r.player_id for r in imported.registrations.all()} == {p.pk for p in players}
+    assert not Membership.objects.filter(club=other_club).exists()
+
+    archive["players"][0]["last_name"] = "Somebody Else"
+    with pytest.raises(ImportRejected) as refused:
+        import_competition(archive, club=other_club)
+    assert "federation id BE-0 is another player's here" in str(refused.value)
+    assert players[0].last_name not in str(refused.value)  # the stored name is not told
 
 
 # --- malformed archives ------------------------------------------------------------------------------------------

@@ -258,3 +258,55 @@ def test_deleting_a_shared_player_does_not_take_club_a_s_membership_with_it(clie
     response = client.post(f"/admin/tournaments/player/{shared.pk}/delete/", {"post": "yes"})
     assert response.status_code == 403
     assert Membership.objects.filter(club=world.a.club, player=shared).exists()
+
+
+# -- a player of two clubs is neither club's to change ------------------------------------------------------------
+
+
+def _made_a_member_of_club_b(world: World) -> Player:
+    """Club B's administrator enters club A's administrator in club B's cup and then adds them as a member of
+    club B, which both doors allow (open tournaments; players of two clubs)."""
+    from tournaments.services.competitions import register_players
+
+    target = Player.objects.get(user=world.a.admin)
+    register_players(world.b.competition, [target])
+    client = Client()
+    client.force_login(world.b.admin)
+    added = client.post("/admin/tournaments/membership/add/", {"club": world.b.club.pk, "player": target.pk})
+    assert added.status_code == 302
+    return target
+
+
+def test_making_club_a_s_player_a_member_of_club_b_does_not_make_their_record_club_b_s(world: World) -> None:
+    """Every door that writes a player's record: the admin's change and delete, the API's PUT and PATCH. Club A's
+    administrator stays who they are, linked to their account, and keeps running club A."""
+    target = _made_a_member_of_club_b(world)
+    client = Client()
+    client.force_login(world.b.admin)
+    change = f"/admin/tournaments/player/{target.pk}/change/"
+    shown = client.get(change)
+    assert shown.status_code == 200 and not shown.context["has_change_permission"]  # read-only
+    renamed = {"first_name": target.first_name, "last_name": "Cheat", "federation_id": "", "user": ""}
+    assert client.post(change, renamed).status_code == 403
+    assert client.post(f"/admin/tournaments/player/{target.pk}/delete/", {"post": "yes"}).status_code == 403
+    api = f"/api/v1/players/{target.pk}/"
+    body = {"first_name": "Cheat", "last_name": "Cheat", "display_name": "", "federation_id": None}
+    assert client.put(api, body, content_type="application/json").status_code == 403
+    assert client.patch(api, {"last_name": "Cheat"}, content_type="application/json").status_code == 403
+
+    kept = Player.objects.get(pk=target.pk)
+    assert (kept.last_name, kept.user_id) == (target.last_name, world.a.admin.pk)
+    club_a = Client()
+    club_a.force_login(world.a.admin)
+    assert club_a.get(f"/manage/c/{world.a.competition.slug}/").status_code == 200
+
+
+def test_a_player_of_one_club_only_is_changed_by_its_administrators(world: World) -> None:
+    own = world.b.of(Player)
+    client = Client()
+    client.force_login(world.b.admin)
+    api = f"/api/v1/players/{own.pk}/"
+    assert client.patch(api, {"last_name": "Renamed"}, content_type="application/json").status_code == 200
+    assert Player.objects.get(pk=own.pk).last_name == "Renamed"
+    Registration.objects.create(competition=world.a.competition, player=own)  # now entered in club A's cup too
+    assert client.patch(api, {"last_name": "Again"}, content_type="application/json").status_code == 403

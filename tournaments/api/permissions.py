@@ -35,8 +35,6 @@ class ReadOrManage(BasePermission):
         if isinstance(obj, RuleSet):
             return bool(user.is_authenticated and user.is_superuser) or rules.is_club_admin(user, obj.club_id)
         if isinstance(obj, Player):
-            return bool(user.is_authenticated and user.is_superuser) or bool(
-                rules.admin_club_ids(user) & set(obj.memberships.values_list("club_id", flat=True))
-            )
+            return rules.may_change_player(user, obj)
         competition = competition_of(obj)
         return competition is not None and rules.can_manage_competition(user, competition)

@@ -453,12 +453,22 @@ def _import_players(part: Part, club: Club) -> dict[int, Player]:
                 raise problem(where, f"also {federation_ids[federation_id]}'s federation id", INCONSISTENT)
             federation_ids[federation_id] = p.where
         player = Player.objects.filter(federation_id=federation_id).first() if federation_id else None
-        if player is None:
+        if player is None:  # a new player joins the importing club
             candidate.save()
             player = candidate
-        Membership.objects.get_or_create(club=club, player=player)
-        players[key] = player
+            Membership.objects.create(club=club, player=player)
+        elif _names(player) != _names(candidate):  # a federation id is not a key to another club's member
+            raise problem(
+                at(p.where, "federation_id"),
+                f"federation id {federation_id} is another player's here: check it, or leave it out",
+                INCONSISTENT,
+            )
+        players[key] = player  # an existing player plays in the competition; their clubs stay theirs
     return players
+
+
+def _names(player: Player) -> tuple[str, str]:
+    return (player.first_name.strip().casefold(), player.last_name.strip().casefold())
 
 
 def _player(players: dict[int, Player], part: Part) -> Player:
