@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.explanations import listed
-from tournaments.models import Player
-from tournaments.services.privacy import full_name
+from tournaments.models import Competition, Player
+from tournaments.services.privacy import full_name, public_name
 
 PLAYER = ("player", "first", "second")  # the params that name one player; "players" names several
 
@@ -28,9 +28,14 @@ def _players(ids: Iterable[int], names: Mapping[int, str]) -> list[str]:
     return [names.get(pk) or _("player %(id)s") % {"id": pk} for pk in ids]
 
 
-def named(player_ids: Sequence[int]) -> list[str]:
-    """These players' names in this order, for a refusal; an id no player has is said "player 12"."""
-    return _players(player_ids, names_of(player_ids))
+def named(player_ids: Sequence[int], competition: Competition) -> list[str]:
+    """These players' names in this order, for a refusal to those who run ``competition``: its players by their
+    registered names, anyone else by the name public pages show (an organiser typing ids does not learn a
+    stranger's full name); an id no player has is said "player 12"."""
+    entered = set(competition.registrations.filter(player_id__in=player_ids).values_list("player_id", flat=True))
+    players = Player.objects.filter(pk__in=set(player_ids))
+    names = {p.pk: full_name(p) if p.pk in entered else public_name(p) for p in players}
+    return _players(player_ids, names)
 
 
 def _count(problem: Any) -> int:

@@ -298,7 +298,9 @@ def test_a_league_evening_seats_only_who_checked_in() -> None:
     stranger = PlayerFactory()
     with pytest.raises(ServiceError, match="not registered") as refused:
         create_round(competition, players=[*present, 10**9, stranger.pk])
-    assert str(refused.value).endswith(f": {stranger.name} and player {10**9}")
+    # a stranger to the competition by the name public pages show ("Ann P."): ids typed do not reveal full names
+    assert str(refused.value).endswith(f": {stranger.public_name} and player {10**9}")
+    assert stranger.last_name not in str(refused.value)
 
 
 def test_a_manual_seating_is_taken_as_given_or_refused_with_its_problems() -> None:

@@ -154,7 +154,8 @@ def _check_registered(competition: Competition, players: Sequence[int]) -> None:
     strangers = sorted(set(players) - registered)
     if strangers:
         message = gettext("not registered for %(competition)s: %(players)s")
-        raise ServiceError(message % {"players": listed(seating_words.named(strangers)), "competition": competition})
+        names = listed(seating_words.named(strangers, competition))
+        raise ServiceError(message % {"players": names, "competition": competition})
 
 
 def _present(round_: Round) -> list[int]:
@@ -195,7 +196,7 @@ def swap_players(round_: Round, first: int, second: int, *, by: Any = None) -> R
     seats = {s.player_id: s for s in Seat.objects.filter(round=round_, player_id__in=[first, second])}
     byes = list(round_.byes or [])
     if first == second or not seats or any(p not in seats and p not in byes for p in (first, second)):
-        first_name, second_name = seating_words.named([first, second])
+        first_name, second_name = seating_words.named([first, second], round_.competition)
         said = {"first": first_name, "second": second_name, "number": round_.number}
         raise ServiceError(
             gettext("%(first)s and %(second)s are not two different players of round %(number)s.") % said
@@ -283,7 +284,7 @@ def withdraw_player(competition: Competition, player_id: int, *, by: Any = None,
         competition=competition, player_id=player_id, withdrawn_at__isnull=True
     ).update(withdrawn_at=timezone.now())
     if not updated:
-        said = {"player": seating_words.named([player_id])[0], "competition": competition}
+        said = {"player": seating_words.named([player_id], competition)[0], "competition": competition}
         raise ServiceError(gettext("%(player)s is not an active player of %(competition)s.") % said)
     audit.record(
         AuditEvent.Action.CHANGE,
