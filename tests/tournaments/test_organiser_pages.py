@@ -531,14 +531,15 @@ def test_a_csv_list_with_a_bad_row_writes_nothing_and_names_each_bad_line(
     for line in (3, 4, 5, 6):
         assert f"Line {line}:" in errors
     assert "Line 2:" not in errors
-    assert "Anna Peeters" in errors and "the same player as on line 2" in errors
+    assert "BWF-1 is another player's" in errors and "the same player as on line 2" in errors
+    assert "Anna" not in errors  # whose id it is stays untold: an id is no key to another club's member
     assert (Player.objects.count(), Registration.objects.count()) == (players, registrations)
 
 
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b"name\n\xff\xfeAnna Peeters\n", "not UTF-8"),
+        (b"name\nAnna \x81\x8d Peeters\n", "not UTF-8"),  # bytes neither UTF-8 nor Windows-1252 has
         ("club,name\nKBW,Anna Peeters\n", "unknown column club"),
         ("name\nAnna\n", "first and a last name"),
         ("", "submitted file is empty"),
@@ -555,6 +556,32 @@ def test_unreadable_csv_lists_are_refused_on_the_file_field(
     assert response.status_code == 200
     assert message.lower() in (field_errors(response, "id_import-file") + text(response)).lower()
     assert Player.objects.count() == players
+
+
+@pytest.mark.parametrize(
+    ("content", "language"),
+    [
+        (
+            "Voornaam;Achternaam;Federatienummer;;\r\nÉlodie;Noël;BWF-7;;\r\n;;;;\r\nJan;Smet;;;\r\n".encode("cp1252"),
+            "nl",
+        ),
+        ("\ufeffPrénom;Nom;Numéro de fédération\nÉlodie;Noël;BWF-7\nJan;Smet;\n".encode(), "fr"),
+        ("Prénom\tNom\r\nÉlodie\tNoël\r\nJan\tSmet\r\n".encode("utf-16"), "fr"),
+        (b"first name,Last-Name\n\xc9lodie,No\xebl\nJan,Smet\n", "en"),
+    ],
+    ids=["excel-nl-windows-1252", "excel-fr-utf8-bom", "excel-unicode-text", "english-spaces"],
+)
+def test_a_spreadsheet_s_player_list_imports_as_the_club_saved_it(
+    competition: Competition, roles: Roles, content: bytes, language: str
+) -> None:
+    """Headers as Dutch and French spreadsheets write them, Excel's code page or Unicode text, empty columns and
+    lines: what clubs' exports look like."""
+    client = client_of(roles.club_admin)
+    client.cookies["django_language"] = language
+    response = client.post(url("manage-import-players", competition.slug), {"import-file": upload(content)})
+    assert response.status_code == 302, field_errors(response, "id_import-file")
+    registered = set(competition.registrations.values_list("player__first_name", "player__last_name"))
+    assert {("Élodie", "Noël"), ("Jan", "Smet")} <= registered
 
 
 def test_withdrawing_a_player_asks_first_then_reseats_the_draft(competition: Competition, roles: Roles) -> None:

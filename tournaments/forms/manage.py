@@ -6,6 +6,7 @@ Errors the services raise per field (``ValidationError.message_dict``) are put b
 
 from __future__ import annotations
 
+import codecs
 import json
 from typing import Any
 
@@ -365,8 +366,15 @@ class PlayerImportForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_UPLOAD:
             raise ValidationError(_("The file is too large (at most 1 MB)."))
+        content = upload.read()
+        if content.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Excel's "Unicode text"
+            content = content.decode("utf-16", errors="replace").encode()
         try:
-            return str(upload.read().decode("utf-8"))
+            return str(content.decode("utf-8"))
+        except UnicodeDecodeError:
+            pass
+        try:  # Excel's "CSV (semicolon separated)" on a Belgian Windows writes its code page, Windows-1252
+            return str(content.decode("cp1252"))
         except UnicodeDecodeError as exc:
             raise ValidationError(_("The file is not UTF-8 text: save it as “CSV UTF-8”.")) from exc
 

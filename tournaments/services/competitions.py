@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -237,6 +239,28 @@ def add_walk_in(
 
 MAX_IMPORT_ROWS = 2000
 COLUMN_NAMES = {"name", "first_name", "last_name", "federation_id"}
+# Headers as Dutch and French (and English) spreadsheets write them, without accents: "Voornaam;Achternaam",
+# "Prénom;Nom;Numéro de fédération". "Naam" and "Nom" beside a first name are the last name, alone the whole name.
+COLUMN_ALIASES = {
+    "first": "first_name",
+    "firstname": "first_name",
+    "given_name": "first_name",
+    "voornaam": "first_name",
+    "prenom": "first_name",
+    "last": "last_name",
+    "lastname": "last_name",
+    "surname": "last_name",
+    "family_name": "last_name",
+    "achternaam": "last_name",
+    "familienaam": "last_name",
+    "nom_de_famille": "last_name",
+    "federation_number": "federation_id",
+    "federatienummer": "federation_id",
+    "federatie_id": "federation_id",
+    "numero_de_federation": "federation_id",
+    "numero_federation": "federation_id",
+}
+WHOLE_OR_LAST_NAME = {"naam", "nom"}
 
 
 class PlayerImportRejected(ServiceError):
@@ -290,7 +314,8 @@ def _read_player_rows(text: str) -> tuple[list[_Row], list[tuple[int, str]]]:
     if unstorable:
         return [], [(text[: unstorable.start()].count("\n") + 1, UNSTORABLE_MESSAGE)]
     first_line = text.split("\n", 1)[0]
-    delimiter = ";" if ";" in first_line and "," not in first_line else ","  # spreadsheets in Belgium write ";"
+    # spreadsheets in Belgium write ";", Excel's "Unicode text" a tab
+    delimiter = next((d for d in (";", "\t") if d in first_line and "," not in first_line), ",")
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
         table = [(reader.line_num, cells) for cells in reader if any(cell.strip() for cell in cells)]
@@ -299,11 +324,12 @@ def _read_player_rows(text: str) -> tuple[list[_Row], list[tuple[int, str]]]:
     if not table:
         return [], [(1, gettext("the file is empty: give a header line and one line per player"))]
     (header_line, header), *body = table
-    columns = [cell.strip().lower().replace(" ", "_").replace("-", "_") for cell in header]
-    unknown = [c for c in columns if c not in COLUMN_NAMES]
+    columns = _columns(header)
+    named = [c for c in columns if c]  # a spreadsheet's empty columns at the end (";;") have no header
+    unknown = [typed.strip() for typed, c in zip(header, columns, strict=True) if c and c not in COLUMN_NAMES]
     has_names = "name" in columns or {"first_name", "last_name"} <= set(columns)
-    if unknown or not has_names or len(set(columns)) < len(columns):
-        return [], [(header_line, _header_problem(columns, unknown))]
+    if unknown or not has_names or len(set(named)) < len(named):
+        return [], [(header_line, _header_problem(named, unknown))]
     if len(body) > MAX_IMPORT_ROWS:
         return [], [(header_line, gettext("at most %(n)s players at a time") % {"n": MAX_IMPORT_ROWS})]
     rows, errors = [], []
@@ -312,7 +338,7 @@ def _read_player_rows(text: str) -> tuple[list[_Row], list[tuple[int, str]]]:
             errors.append((line, gettext("more cells than the header has columns")))
             continue
         # a cell our exports wrote as '=... (tournaments.csv_cells) is the name =... again
-        values = dict(zip(columns, (restore(cell.strip()) for cell in cells), strict=False))
+        values = {c: restore(cell.strip()) for c, cell in zip(columns, cells, strict=False) if c}
         first, last = values.get("first_name", ""), values.get("last_name", "")
         if "name" in values:
             first, _, last = values["name"].partition(" ")
@@ -322,6 +348,17 @@ def _read_player_rows(text: str) -> tuple[list[_Row], list[tuple[int, str]]]:
             continue
         rows.append(_Row(line, first, last, values.get("federation_id") or None))
     return rows, errors
+
+
+def _columns(header: list[str]) -> list[str]:
+    """The header's columns by their names here (``COLUMN_NAMES``), read as a person may have typed them."""
+    plain = [unicodedata.normalize("NFKD", cell).encode("ascii", "ignore").decode().strip().lower() for cell in header]
+    columns = [re.sub(r"[\s\-.]+", "_", cell).strip("_") for cell in plain]
+    with_first_name = any(COLUMN_ALIASES.get(c, c) == "first_name" for c in columns)
+    return [
+        ("last_name" if with_first_name else "name") if c in WHOLE_OR_LAST_NAME else COLUMN_ALIASES.get(c, c)
+        for c in columns
+    ]
 
 
 def _header_problem(columns: list[str], unknown: list[str]) -> str:
@@ -347,8 +384,8 @@ def _match_players(rows: list[_Row], errors: list[tuple[int, str]]) -> tuple[lis
         try:
             player = by_id.get(row.federation_id) if row.federation_id else _only_player_named(row)
             if player is not None and row.federation_id and not _same_name(player, row):
-                known = {"id": row.federation_id, "name": player.name}
-                raise ServiceError(gettext("federation id %(id)s is %(name)s's") % known)
+                said = {"id": row.federation_id}  # not whose it is: the id is no key to another club's member
+                raise ServiceError(gettext("federation id %(id)s is another player's: check the name or the id") % said)
             if player is None:
                 player = _new_player(row)
                 new.append(player)
