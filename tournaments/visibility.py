@@ -13,8 +13,8 @@ line tells what a board holds (a troel, a miserie that makes), as does a total a
 standings stay live: they compare the tables that have played a board, as live results do in bridge.
 
 The same rule for many objects at once (``standings_visible_to``, ``results_visible_to``, ``rounds_visible_to``,
-``sheets_visible_to``, ``statistics_visible_to``) is what the API's lists and details, its exports, the player
-pages, ratings and statistics filter by, so no path shows more than the pages do
+``sheets_visible_to``, ``statistics_visible_to``, ``rule_sets_visible_to``) is what the API's lists and details,
+its exports, the player pages, ratings and statistics filter by, so no path shows more than the pages do
 (tests/security/test_api_visibility_parity.py, tests/security/test_duplicate_lines_unseen.py).
 """
 
@@ -25,7 +25,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from tournaments.models import Competition, Penalty, Round, ScoreSheet
+from tournaments.models import Competition, Penalty, Round, RuleSet, ScoreSheet
 from tournaments.permissions import admin_club_ids, can_manage_competition
 
 
@@ -102,6 +102,17 @@ def standings_visible_to(user: Any) -> QuerySet[Competition]:
     if _is_superuser(user):
         return Competition.objects.all()
     return _visible(Q(is_public=True), _managed(user))
+
+
+def rule_sets_visible_to(user: Any) -> QuerySet[RuleSet]:
+    """The rule sets ``user`` may read: all of them but a club's own that only competitions hidden from them play
+    under (a club's rule set is often named after its competition, "Spring Cup"); their clubs' own always."""
+    if _is_superuser(user):
+        return RuleSet.objects.all()
+    hidden = Competition.objects.exclude(pk__in=standings_visible_to(user).values("pk")).values("rule_set_id")
+    seen = standings_visible_to(user).values("rule_set_id")
+    unseen = Q(club__isnull=False, pk__in=hidden) & ~Q(pk__in=seen) & ~Q(club_id__in=admin_club_ids(user))
+    return RuleSet.objects.exclude(unseen)
 
 
 def results_visible_to(user: Any) -> QuerySet[Competition]:

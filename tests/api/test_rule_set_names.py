@@ -9,7 +9,14 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, RuleSetFactory, UserFactory
+from tests.factories import (
+    ClubFactory,
+    CompetitionFactory,
+    MembershipFactory,
+    PlayerFactory,
+    RuleSetFactory,
+    UserFactory,
+)
 from tournaments.models import RuleSet
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +114,24 @@ def test_every_model_the_api_writes_under_a_conditional_unique_constraint_is_che
         and getattr(viewset, "serializer_class", None) is not None
     }
     assert written & conditional_unique_models() == {RuleSet}
+
+
+def test_a_hidden_competition_s_own_rule_set_is_not_listed_for_those_who_may_not_see_it() -> None:
+    """Its rule set is named after it ("Rivaal avond"): the public, a stranger and another club's administrator
+    neither list nor open it; its club's administrator does, and a shared rule set stays everyone's."""
+    club = ClubFactory()
+    own = RuleSetFactory(club=club, name="Rivaal avond")
+    CompetitionFactory(club=club, rule_set=own, is_public=False, name="Rivaal avond")
+    shared = RuleSetFactory(club=None, name="Shared rules")
+    CompetitionFactory(club=club, rule_set=shared, is_public=False)
+    admin = UserFactory()
+    MembershipFactory(club=club, player=PlayerFactory(user=admin), is_admin=True)
+    other_admin = UserFactory()
+    MembershipFactory(club=ClubFactory(), player=PlayerFactory(user=other_admin), is_admin=True)
+
+    for client in (APIClient(), api(UserFactory()), api(other_admin)):
+        names = [r["name"] for r in client.get(URL).json()["results"]]
+        assert "Rivaal avond" not in names and "Shared rules" in names
+        assert client.get(f"{URL}{own.pk}/").status_code == 404
+    assert "Rivaal avond" in [r["name"] for r in api(admin).get(URL).json()["results"]]
+    assert api(admin).get(f"{URL}{own.pk}/").status_code == 200

@@ -119,10 +119,12 @@ class RuleSetViewSet(
 ):
     """Rule sets: an engine preset plus overrides, validated by the engine."""
 
-    queryset = RuleSet.objects.order_by("name")
     serializer_class = RuleSetSerializer
     filterset_fields = ["club", "game", "preset"]
     idempotency_exempt = frozenset({"score", "score_preset"})  # the calculators write nothing: nothing to keep
+
+    def get_queryset(self) -> QuerySet[RuleSet]:
+        return visibility.rule_sets_visible_to(self.request.user).order_by("name", "pk")
 
     def perform_create(self, serializer: Any) -> None:
         club = serializer.validated_data.get("club")
