@@ -103,6 +103,9 @@ function pageKey(address) {
 // A deal saved with the connection gone (the browser thought it was online): kept for the page to send, and the
 // page shown again, from the network or as kept.
 async function saveOrKeep(request) {
+  // Back or Forward to a page that answered a save: the browser replays that POST from its cache only, which a
+  // worker's fetch cannot do. The table did not save anything now: the page is shown as it is on the server.
+  if (request.cache === "only-if-cached") return Response.redirect(new URL(request.url).pathname, 303);
   const copy = request.clone();
   try {
     return await fetch(request);
