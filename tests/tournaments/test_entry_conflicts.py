@@ -67,3 +67,26 @@ def test_two_first_entries_of_the_same_deal_keep_the_first(
     refused = second.post(entry_url(sheet), {**ALLEEN_7, "version": 0, "idempotency_key": "y"})
     assert refused.status_code == 200 and "Someone else saved deal 1" in refused.content.decode()
     assert list(DealEntry.objects.filter(sheet=sheet).values_list("line", flat=True)) == [ALLEEN_6]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("nl", "Spel 1 staat al op het blad, bewaard vanaf dit toestel"), ("en", "Deal 1 is already on the sheet")],
+)
+def test_a_deal_typed_again_on_the_same_phone_is_not_blamed_on_someone_else(
+    sheet_and_clients: tuple[ScoreSheet, Client, Client], language: str, said: str
+) -> None:
+    """The table moved back to deal 1 and typed it again as new: its own line is on the sheet, not another's."""
+    sheet, phone, other = sheet_and_clients
+    phone.cookies["django_language"] = language
+    assert phone.post(entry_url(sheet), {**ALLEEN_6, "version": 0, "idempotency_key": "p"}).status_code == 302
+    again = phone.post(entry_url(sheet), {**ALLEEN_5, "version": 0, "idempotency_key": "q"})
+    message = " ".join(again.context["form"].non_field_errors())
+    assert said in message and "Someone else" not in message and "Iemand anders" not in message
+    assert DealEntry.objects.get(sheet=sheet, is_current=True).line == ALLEEN_6
+    other_said = " ".join(
+        other.post(entry_url(sheet), {**ALLEEN_7, "version": 0, "idempotency_key": "r"})
+        .context["form"]
+        .non_field_errors()
+    )
+    assert "Someone else saved deal 1" in other_said  # another device's line is still theirs

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from tournaments import devices
 from tournaments.line_errors import person_message
 from tournaments.offline.spec import as_fields
 from tournaments.services.errors import EntryRejected, StaleVersion
@@ -46,7 +47,8 @@ def queued_line(request: HttpRequest, slug: str, round_number: int, table_number
         if exc.current is not None:
             theirs = _stored(access, exc.current)
             theirs["fields"] = as_fields(type(form).initial_from_line(exc.current.line))
-        return JsonResponse({"state": "conflict", "message": stale_message(exc, access), "theirs": theirs}, status=409)
+        message = stale_message(exc, access, devices.device_of(request).mark)
+        return JsonResponse({"state": "conflict", "message": message, "theirs": theirs}, status=409)
     except EntryRejected as exc:
         errors = [(form.engine_field(e.field) or "", person_message(e, access.names)) for e in exc.errors]
         return _refused(form, errors)

@@ -175,7 +175,7 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
                     data["version"] = str(exc.current.version)
                 form = entry_form(access, data)
                 form.is_valid()
-                form.add_error(None, stale_message(exc, access))
+                form.add_error(None, stale_message(exc, access, _entered_in(request)))
             except EntryRejected as exc:
                 for error in exc.errors:
                     form.add_error(form.engine_field(error.field), person_message(error, access.names))
@@ -427,14 +427,23 @@ def _entry_initial(sheet: ScoreSheet, form_class: EntryForm, deal: int | None) -
     return {**initial, "idempotency_key": uuid.uuid4().hex}
 
 
-def stale_message(exc: StaleVersion, access: EntryAccess) -> str:
+def stale_message(exc: StaleVersion, access: EntryAccess, entered_in: str) -> str:
+    """Why a line was not saved over the deal's newer version; ``entered_in`` is this device's mark: a deal this
+    device saved itself (typed again, its number not moved on) is not blamed on someone else."""
     current = exc.current
     if current is None:
         return _("This deal changed while you were typing. Nothing was saved; check the sheet and enter it again.")
-    return _(
-        "Someone else saved deal %(deal)s meanwhile (now version %(version)s: %(line)s; points %(points)s). "
-        "Nothing of yours was saved: check their line, and save yours again if it is still right."
-    ) % {
+    if current.entered_in and current.entered_in == entered_in:
+        message = _(
+            "Deal %(deal)s is already on the sheet, saved from this device (version %(version)s: %(line)s; points "
+            "%(points)s). Nothing was saved: to change it, choose “correct” beside it on the sheet."
+        )
+    else:
+        message = _(
+            "Someone else saved deal %(deal)s meanwhile (now version %(version)s: %(line)s; points %(points)s). "
+            "Nothing of yours was saved: check their line, and save yours again if it is still right."
+        )
+    return message % {
         "deal": current.deal_number,
         "version": current.version,
         "line": line_words(access, current.line),
