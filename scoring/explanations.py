@@ -70,7 +70,9 @@ def for_people(explanation: str, names: Mapping[int, str]) -> str:
     """``explanation`` (``scoring.ranking``'s English form) in the active language; ``names``: player id to name."""
     if not explanation:
         return ""
-    return "; ".join(_phrase(part, names) for part in explanation.split("; "))
+    from tournaments.templatetags.labels import spaced  # the pages' punctuation: French sets ";" off
+
+    return f"{spaced(';')} ".join(_phrase(part, names) for part in explanation.split("; "))
 
 
 def readable_rows(standings: Iterable[Any]) -> dict[int, dict[str, str]]:

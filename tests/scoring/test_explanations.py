@@ -76,3 +76,15 @@ def test_dutch_and_french_readers_get_decimal_commas_and_names(language: str) ->
 def test_a_season_total_reads_as_a_number_never_a_fraction(language: str, value: object, shown: str) -> None:
     with translation.override(language):
         assert shown_value(value) == shown
+
+
+@pytest.mark.parametrize(("language", "separator"), [("fr", "\u00a0; "), ("nl", "; "), ("en", "; ")])
+def test_the_parts_are_separated_as_the_readers_language_punctuates(language: str, separator: str) -> None:
+    """French sets a semicolon off with a no-break space, as it does a colon (an exploratory test found "16 points;
+    à égalité …" in the standings' tie note)."""
+    with translation.override(language):
+        said = for_people(
+            "16 points; tied on total points with #7; no tie-break set, so the rank is shared with #7", NAMES
+        )
+    assert said.count(separator) == 2
+    assert " ;" not in said.replace("\u00a0;", "") and ("\u00a0;" in said) == (language == "fr")

@@ -1,4 +1,5 @@
-"""``{% translate "Dealer" %}{% colon %}``: a label's colon as the reader's language writes it."""
+"""``{% translate "Dealer" %}{% colon %}``: a label's colon (and a list's semicolon) as the reader's language
+writes it."""
 
 from __future__ import annotations
 
@@ -12,7 +13,18 @@ SPACED = {"fr"}
 never starts a line); Dutch and English write "Deler: Noord"."""
 
 
+def spaced(mark: str) -> str:
+    """``mark`` (":" or ";") as the reader's language sets it after a word."""
+    language = (get_language() or "").split("-")[0]
+    return f"\u00a0{mark}" if language in SPACED else mark
+
+
 @register.simple_tag
 def colon() -> str:
-    language = (get_language() or "").split("-")[0]
-    return "\u00a0:" if language in SPACED else ":"
+    return spaced(":")
+
+
+@register.simple_tag
+def semicolon() -> str:
+    """Between the parts of a list: "place 1 : 4 donnes ; place 2 : …" in French, "seat 1: 4 deals; seat 2" else."""
+    return spaced(";")
