@@ -475,8 +475,26 @@ def test_a_walk_in_with_a_taken_federation_id_is_refused_on_that_field(competiti
         {"walkin-first_name": "Jan", "walkin-last_name": "Smet", "walkin-federation_id": "BWF-9"},
     )
     assert response.status_code == 200
-    assert "already exists" in field_errors(response, "id_walkin-federation_id")
+    assert "This federation id is a player's already" in field_errors(response, "id_walkin-federation_id")
     assert Player.objects.count() == players
+
+
+def test_a_walk_in_sent_twice_is_one_player_and_a_namesake_needs_a_federation_id(
+    competition: Competition, roles: Roles
+) -> None:
+    """A double-click posts the form twice: the second is refused in the organiser's language; a different
+    person of the same name comes in with their federation id."""
+    client = client_of(roles.club_admin)
+    client.cookies["django_language"] = "fr"
+    walk_in = {"walkin-first_name": "Élodie", "walkin-last_name": "Noël"}
+    assert client.post(url("manage-walk-in", competition.slug), walk_in).status_code == 302
+    again = client.post(url("manage-walk-in", competition.slug), {**walk_in, "walkin-last_name": " noël "})
+    assert again.status_code == 200
+    assert "Élodie Noël est déjà inscrit à cette compétition." in text(again)
+    assert Player.objects.filter(first_name="Élodie").count() == 1
+    other = client.post(url("manage-walk-in", competition.slug), {**walk_in, "walkin-federation_id": "BWF-77"})
+    assert other.status_code == 302
+    assert competition.registrations.filter(player__first_name="Élodie").count() == 2
 
 
 def test_a_walk_in_needs_both_names(competition: Competition, roles: Roles) -> None:

@@ -21,6 +21,7 @@ from tournaments.integrity import competition_played
 from tournaments.models import Club, Competition, Membership, Player, Registration, RuleSet
 from tournaments.services import edits
 from tournaments.services.errors import ServiceError
+from tournaments.services.privacy import full_name
 from tournaments.services.seasons import refuse_if_closed
 from tournaments.templatetags.labels import colon
 
@@ -226,13 +227,43 @@ def add_walk_in(
     A federation id that is taken is a ``ValidationError`` on that field: that player exists, register them.
     """
     refuse_if_closed(competition)
-    player = Player(first_name=first_name, last_name=last_name, federation_id=federation_id or None)
+    federation_id = federation_id or None
+    if federation_id is not None and Player.objects.filter(federation_id=federation_id).exists():
+        raise ValidationError(
+            {
+                "federation_id": gettext(
+                    "This federation id is a player's already: find them with the search and register them."
+                )
+            }
+        )
+    player = Player(first_name=first_name, last_name=last_name, federation_id=federation_id)
     player.full_clean()
-    player.save()
-    if club is not None:
-        Membership.objects.get_or_create(club=club, player=player)
-    register_players(competition, [player])
+    with transaction.atomic():
+        # one walk-in at a time per competition: a double-click sends the form twice
+        Competition.objects.select_for_update().filter(pk=competition.pk).first()
+        namesake = None if federation_id is not None else _registered_namesake(competition, first_name, last_name)
+        if namesake is not None:
+            said = gettext(
+                "%(name)s is registered in this competition already. Another player of the same name? Give their "
+                "federation id."
+            )
+            raise ValidationError({NON_FIELD_ERRORS: said % {"name": full_name(namesake)}})
+        player.save()
+        if club is not None:
+            Membership.objects.get_or_create(club=club, player=player)
+        register_players(competition, [player])
     return player
+
+
+def _registered_namesake(competition: Competition, first_name: str, last_name: str) -> Player | None:
+    """The player of this name (whatever its case and spaces) registered in ``competition``, if any."""
+
+    def plain(name: str) -> str:
+        return " ".join(name.split()).casefold()
+
+    wanted = (plain(first_name), plain(last_name))
+    registered = Player.objects.filter(registrations__competition=competition)
+    return next((p for p in registered if (plain(p.first_name), plain(p.last_name)) == wanted), None)
 
 
 # -- a CSV list of players ------------------------------------------------------------------------------------------
