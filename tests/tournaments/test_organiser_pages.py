@@ -400,6 +400,21 @@ def test_a_season_is_closed_and_reopened_only_with_a_reason(competition: Competi
 
     reopened = client.post(url("manage-competition-reopen", competition.slug), {"reopen-reason": "a late sheet"})
     assert reopened.status_code == 302 and Competition.objects.get(pk=competition.pk).closed_at is None
+    assert not any("not finalised" in m for m in said(closed))  # no round: nothing left unfinished
+
+
+def test_closing_with_a_round_still_in_play_says_its_results_stay_provisional(
+    competition: Competition, roles: Roles
+) -> None:
+    publish_round(create_round(competition))
+    client = client_of(roles.club_admin)
+    client.cookies["django_language"] = "fr"
+    closed = client.post(url("manage-competition-close", competition.slug))
+    assert closed.status_code == 302
+    assert any(
+        m.startswith("La manche 1 n'est pas clôturée\u00a0: ses résultats restent provisoires") for m in said(closed)
+    )
+    assert Competition.objects.get(pk=competition.pk).closed_at is not None  # closed all the same, as asked
 
 
 # -- players ----------------------------------------------------------------------------------------------------------

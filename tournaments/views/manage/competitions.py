@@ -15,9 +15,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
+from scoring.explanations import listed
 from tournaments.forms.manage import SEATING_NAMES, CompetitionForm, NewRoundForm, ReasonForm, show_errors
 from tournaments.limits import known_id
 from tournaments.models import Competition, Round
@@ -142,6 +143,24 @@ def competition_close(request: HttpRequest, slug: str) -> HttpResponse:
         refused(request, exc)
     else:
         messages.success(request, _("%(name)s is closed: it takes no more results.") % {"name": competition.name})
+        unfinished = list(
+            competition.rounds.exclude(status=Round.Status.FINALISED)
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+        if unfinished:  # closed all the same: the organiser may mean it (an evening abandoned); they are told
+            numbers = listed([str(n) for n in unfinished])
+            messages.warning(
+                request,
+                ngettext(
+                    "Round %(numbers)s is not finalised: its results stay provisional. Reopen the competition to "
+                    "finish it.",
+                    "Rounds %(numbers)s are not finalised: their results stay provisional. Reopen the competition to "
+                    "finish them.",
+                    len(unfinished),
+                )
+                % {"numbers": numbers},
+            )
     return redirect("manage-competition", slug=slug)
 
 
