@@ -219,7 +219,7 @@ def test_a_club_administrator_creates_a_competition_with_its_rule_set(competitio
     [
         ({"overrides": '{"penalty": "lots"}'}, "overrides", "penalty"),  # the engine's own words
         ({"overrides": '{"no_such_rule": 1}'}, "overrides", "no_such_rule"),
-        ({"overrides": "{penalty: 8"}, "overrides", "Not valid JSON"),
+        ({"overrides": "{penalty: 8"}, "overrides", "Not valid JSON: look at line 1, column 2."),
         ({"overrides": "[1, 2]"}, "overrides", "must be a JSON object"),
         ({"overrides": '{"description": "\\u0000"}'}, "overrides", "NUL"),
         (

@@ -274,8 +274,12 @@ class CompetitionForm(CarriesWhatItShowed):
             raise ValidationError(
                 _("The JSON is nested too deeply: at most %(levels)s levels.") % {"levels": MAX_JSON_DEPTH}
             ) from None
-        except ValueError as exc:
-            raise ValidationError(_("Not valid JSON: %(error)s") % {"error": exc}) from exc
+        except ValueError as exc:  # where it broke, not the parser's English ("Expecting ',' delimiter")
+            line, column = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+            if line is None or column is None:
+                raise ValidationError(_("Not valid JSON.")) from exc
+            where = {"line": line, "column": column}
+            raise ValidationError(_("Not valid JSON: look at line %(line)s, column %(column)s.") % where) from exc
         if not isinstance(value, dict):
             raise ValidationError(_("Overrides must be a JSON object."))
         if not storable_json(value):
