@@ -391,3 +391,18 @@ def test_the_entry_page_links_to_the_competitions_tariff_card(client: Client, sh
     client.force_login(roles.club_admin)
     tariff = reverse("tariff", args=[sheet.table.round.competition.slug])
     assert page(client.get(url(sheet))).find_all("a", href=tariff)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"), [("en", "Deal 1 corrected (version 2): Pas"), ("fr", "Donne 1 corrigée (version 2)")]
+)
+def test_a_correction_says_it_replaced_the_deal(
+    client: Client, sheet: ScoreSheet, roles: Roles, language: str, said: str
+) -> None:
+    """A table that opened deal 1's correction by mistake (Tab from the save button to its "correct" link, then
+    Enter) is told its line replaced deal 1, not that deal 1 was saved."""
+    client.force_login(roles.club_admin)
+    client.post(url(sheet), form(contract="alleen", seats="3", tricks="6"))
+    response = client.post(url(sheet), form(contract="pass", version=1), follow=True, HTTP_ACCEPT_LANGUAGE=language)
+    message = page(response).find(class_="messages").text()
+    assert said in message, message

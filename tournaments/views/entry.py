@@ -181,15 +181,17 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
                     form.add_error(form.engine_field(error.field), person_message(error, access.names))
             else:
                 entry = result.entry
-                messages.success(
-                    request,
-                    _("Deal %(deal)s saved: %(line)s; points %(points)s")
-                    % {
-                        "deal": entry.deal_number,
-                        "line": line_words(access, entry.line),
-                        "points": points_text(entry.points, access.names),
-                    },
-                )
+                said = {
+                    "deal": entry.deal_number,
+                    "version": entry.version,
+                    "line": line_words(access, entry.line),
+                    "points": points_text(entry.points, access.names),
+                }
+                if entry.version > 1:  # it replaced a line: a table that opened a correction by mistake sees so
+                    done = _("Deal %(deal)s corrected (version %(version)s): %(line)s; points %(points)s")
+                else:
+                    done = _("Deal %(deal)s saved: %(line)s; points %(points)s")
+                messages.success(request, done % said)
                 return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
     else:
         initial = _entry_initial(sheet, form_class, whole_number(request.GET.get("deal")))
