@@ -512,6 +512,16 @@ def test_a_walk_in_sent_twice_is_one_player_and_a_namesake_needs_a_federation_id
     assert competition.registrations.filter(player__first_name="Élodie").count() == 2
 
 
+def test_a_walk_in_after_the_round_started_is_told_how_to_seat_them(competition: Competition, roles: Roles) -> None:
+    publish_round(create_round(competition))
+    client = client_of(roles.club_admin)
+    client.cookies["django_language"] = "nl"
+    walk_in = {"walkin-first_name": "Kevin", "walkin-last_name": "Laatkomer"}
+    response = client.post(url("manage-walk-in", competition.slug), walk_in)
+    assert response.status_code == 302
+    assert any(m.startswith("Ronde 1 is bezig zonder hen") and "Laatkomers indelen" in m for m in said(response))
+
+
 def test_a_walk_in_needs_both_names(competition: Competition, roles: Roles) -> None:
     response = client_of(roles.club_admin).post(url("manage-walk-in", competition.slug), {"walkin-first_name": "Jan"})
     assert "required" in field_errors(response, "id_walkin-last_name")

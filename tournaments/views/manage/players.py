@@ -28,7 +28,7 @@ from tournaments.forms.manage import (
     show_errors,
 )
 from tournaments.limits import known_id
-from tournaments.models import Competition, Player, Registration
+from tournaments.models import Competition, Player, Registration, Round
 from tournaments.selectors import manage as selectors
 from tournaments.services.competitions import PlayerImportRejected, add_walk_in, import_players_csv, register_players
 from tournaments.services.errors import ServiceError
@@ -36,6 +36,9 @@ from tournaments.services.privacy import full_name
 from tournaments.services.rounds import withdraw_player
 from tournaments.views.manage.competitions import managed_competition, posted, refused
 from tournaments.views.manage.rounds import reprint_note
+
+# rounds whose tables are playing: a player registered now sits at none of them
+UNDER_WAY = (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
 
 
 def _back(competition: Competition, query: str = "") -> HttpResponse:
@@ -100,6 +103,16 @@ def walk_in(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             messages.success(request, _("%(name)s is added and registered.") % {"name": full_name(player)})
+            under_way = competition.rounds.filter(status__in=UNDER_WAY).order_by("-number").first()
+            if under_way is not None:  # a late arrival: nothing seats them by itself
+                messages.info(
+                    request,
+                    _(
+                        "Round %(number)s is under way without them: check them in on the Check-in page, then "
+                        "choose “Seat the late arrivals”."
+                    )
+                    % {"number": under_way.number},
+                )
             return _back(competition)
     return _page(request, competition, walk_in=form)
 
