@@ -280,8 +280,9 @@ def test_reseating_refuses_a_player_who_is_not_registered(world: World) -> None:
     round_.save()
     with pytest.raises(ServiceError, match="not registered") as refused:
         reseat_round(round_, players=[*world.a.players.values_list("pk", flat=True), world.stranger.pk])
-    # the stranger by name, as a person reads it: no ids, no Python list
-    assert world.stranger.name in str(refused.value)
+    # the stranger by the name public pages show, as a person reads it: no ids, no Python list, no full name
+    assert world.stranger.public_name in str(refused.value)
+    assert world.stranger.last_name not in str(refused.value)
     assert "[" not in str(refused.value)
 
 
