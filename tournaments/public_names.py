@@ -27,6 +27,12 @@ def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def is_named(player: Player, first_name: str, last_name: str) -> bool:
+    """Whether ``player``'s full name is this one, compared as ``name_key`` compares: the walk-ins, the list import
+    and the archive import all ask whether a registration or a federation id belongs to the person of this name."""
+    return (name_key(player.first_name), name_key(player.last_name)) == (name_key(first_name), name_key(last_name))
+
+
 def _others(player: Player) -> QuerySet[Player]:
     """Every other player: not ``player``, nor the same person arriving again (the same federation id)."""
     from tournaments.models import Player

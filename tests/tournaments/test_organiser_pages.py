@@ -579,6 +579,21 @@ def test_a_csv_list_with_a_bad_row_writes_nothing_and_names_each_bad_line(
     assert (Player.objects.count(), Registration.objects.count()) == (players, registrations)
 
 
+def test_a_federation_id_matches_its_player_whatever_the_case_and_spaces_of_the_name(
+    competition: Competition, roles: Roles
+) -> None:
+    anna = PlayerFactory(first_name="Anna", last_name="Van den Bossche", federation_id="BWF-1")
+    players = Player.objects.count()
+    response = client_of(roles.club_admin).post(
+        url("manage-import-players", competition.slug),
+        {"import-file": upload("first_name,last_name,federation_id\nANNA,van  den bossche ,BWF-1\n")},
+    )
+
+    assert response.status_code == 302, field_errors(response, "id_import-file")
+    assert Player.objects.count() == players
+    assert Registration.objects.filter(competition=competition, player=anna).exists()
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

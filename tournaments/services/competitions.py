@@ -19,6 +19,7 @@ from config.untrusted import UNSTORABLE, UNSTORABLE_MESSAGE
 from tournaments.csv_cells import restore
 from tournaments.integrity import competition_played
 from tournaments.models import Club, Competition, Membership, Player, Registration, RuleSet
+from tournaments.public_names import is_named
 from tournaments.services import edits
 from tournaments.services.errors import ServiceError
 from tournaments.services.privacy import full_name
@@ -257,13 +258,8 @@ def add_walk_in(
 
 def _registered_namesake(competition: Competition, first_name: str, last_name: str) -> Player | None:
     """The player of this name (whatever its case and spaces) registered in ``competition``, if any."""
-
-    def plain(name: str) -> str:
-        return " ".join(name.split()).casefold()
-
-    wanted = (plain(first_name), plain(last_name))
     registered = Player.objects.filter(registrations__competition=competition)
-    return next((p for p in registered if (plain(p.first_name), plain(p.last_name)) == wanted), None)
+    return next((p for p in registered if is_named(p, first_name, last_name)), None)
 
 
 # -- a CSV list of players ------------------------------------------------------------------------------------------
@@ -414,7 +410,7 @@ def _match_players(rows: list[_Row], errors: list[tuple[int, str]]) -> tuple[lis
     for row in rows:
         try:
             player = by_id.get(row.federation_id) if row.federation_id else _only_player_named(row)
-            if player is not None and row.federation_id and not _same_name(player, row):
+            if player is not None and row.federation_id and not is_named(player, row.first_name, row.last_name):
                 said = {"id": row.federation_id}  # not whose it is: the id is no key to another club's member
                 raise ServiceError(gettext("federation id %(id)s is another player's: check the name or the id") % said)
             if player is None:
@@ -460,7 +456,3 @@ def _new_player(row: _Row) -> Player:
             " ".join(_field_problem(field, messages) for field, messages in exc.message_dict.items())
         ) from exc
     return player
-
-
-def _same_name(player: Player, row: _Row) -> bool:
-    return (player.first_name.lower(), player.last_name.lower()) == (row.first_name.lower(), row.last_name.lower())

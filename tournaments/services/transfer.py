@@ -41,6 +41,7 @@ from tournaments.models import (
     SeatingWish,
     Table,
 )
+from tournaments.public_names import is_named
 from tournaments.seating import GENERATORS
 from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected, ServiceError, StaleVersion
@@ -457,7 +458,7 @@ def _import_players(part: Part, club: Club) -> dict[int, Player]:
             candidate.save()
             player = candidate
             Membership.objects.create(club=club, player=player)
-        elif _names(player) != _names(candidate):  # a federation id is not a key to another club's member
+        elif not is_named(player, candidate.first_name, candidate.last_name):  # an id is no key to another's member
             raise problem(
                 at(p.where, "federation_id"),
                 f"federation id {federation_id} is another player's here: check it, or leave it out",
@@ -465,10 +466,6 @@ def _import_players(part: Part, club: Club) -> dict[int, Player]:
             )
         players[key] = player  # an existing player plays in the competition; their clubs stay theirs
     return players
-
-
-def _names(player: Player) -> tuple[str, str]:
-    return (player.first_name.strip().casefold(), player.last_name.strip().casefold())
 
 
 def _player(players: dict[int, Player], part: Part) -> Player:
