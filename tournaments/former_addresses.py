@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from tournaments.models import Competition, FormerAddress, ScoreSheet
 from tournaments.permissions import can_manage_competition, table_code_opens
+from tournaments.table_code_sessions import holds_table_code, sheets_held
 
 #: a competition's pages: a route with ``c/<slug:slug>/`` in it (the public, organiser and table pages)
 COMPETITION_ROUTE = re.compile(r"(^|/)c/<slug:slug>/")
@@ -86,12 +87,8 @@ def may_follow(request: HttpRequest, competition: Competition, kwargs: dict[str,
     organisers, a session holding one of its tables' current codes, and a table card's code in the address."""
     if competition.is_public or can_manage_competition(request.user, competition):
         return True
-    from tournaments.views.entry import TABLE_CODES, holds_table_code  # the views build on this module's models
-
     sheets = ScoreSheet.objects.filter(table__round__competition=competition)
-    held = request.session.get(TABLE_CODES, {}) if hasattr(request, "session") else {}
-    ids = [int(key) for key in held if isinstance(key, str) and key.isdigit()]
-    if any(holds_table_code(request, sheet) for sheet in sheets.filter(pk__in=ids)):
+    if any(holds_table_code(request, sheet) for sheet in sheets.filter(pk__in=sheets_held(request))):
         return True
     code, round_number, table_number = request.GET.get("code"), kwargs.get("round_number"), kwargs.get("table_number")
     if code is None or round_number is None or table_number is None:

@@ -38,12 +38,10 @@ from tournaments.services.errors import EntryRejected, ServiceError, StaleVersio
 from tournaments.services.penalties import give_penalty
 from tournaments.services.preview import DealPreview, preview_deal
 from tournaments.services.sheets import confirm_refusal, confirm_sheet, entered_current_lines, reject_sheet
+from tournaments.table_code_sessions import holds_table_code, remember_table_code
 from tournaments.templatetags.labels import colon
 
 EntryForm = type[DealLineForm] | type[ZwickenLineForm]
-
-# The session remembers the table codes its holder typed or followed, by sheet: {"<sheet id>": "<code>"}.
-TABLE_CODES = "table_codes"
 
 
 def _find_sheet(slug: str, round_number: int, table_number: int) -> ScoreSheet | None:
@@ -58,12 +56,6 @@ def _find_sheet(slug: str, round_number: int, table_number: int) -> ScoreSheet |
     )
 
 
-def holds_table_code(request: HttpRequest, sheet: ScoreSheet) -> bool:
-    """This session opened ``sheet`` with its current table code (a new code shuts the old one out)."""
-    held = request.session.get(TABLE_CODES, {}).get(str(sheet.pk))
-    return isinstance(held, str) and table_code_opens(sheet, held)
-
-
 def _open_with_code(request: HttpRequest, slug: str, round_number: int, table_number: int, code: str) -> HttpResponse:
     """``…/entry/?code=…``: remember the code in the session and continue without it in the address.
 
@@ -74,7 +66,7 @@ def _open_with_code(request: HttpRequest, slug: str, round_number: int, table_nu
         raise PermissionDenied(_("This table code does not open this score sheet."))
     request.session.cycle_key()  # a new right, a new session id (no fixation)
     devices.device_of(request)  # the device's identity from its first use of the code on
-    request.session[TABLE_CODES] = {**request.session.get(TABLE_CODES, {}), str(sheet.pk): sheet.captain_code}
+    remember_table_code(request, sheet)
     return redirect("sheet-entry", slug=slug, round_number=round_number, table_number=table_number)
 
 
