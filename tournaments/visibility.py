@@ -109,9 +109,10 @@ def rule_sets_visible_to(user: Any) -> QuerySet[RuleSet]:
     under (a club's rule set is often named after its competition, "Spring Cup"); their clubs' own always."""
     if _is_superuser(user):
         return RuleSet.objects.all()
-    hidden = Competition.objects.exclude(pk__in=standings_visible_to(user).values("pk")).values("rule_set_id")
-    seen = standings_visible_to(user).values("rule_set_id")
-    unseen = Q(club__isnull=False, pk__in=hidden) & ~Q(pk__in=seen) & ~Q(club_id__in=admin_club_ids(user))
+    visible = standings_visible_to(user)
+    played_hidden = Competition.objects.exclude(pk__in=visible.values("pk")).values("rule_set_id")
+    played_seen = visible.values("rule_set_id")
+    unseen = Q(club__isnull=False, pk__in=played_hidden) & ~Q(pk__in=played_seen) & ~Q(club_id__in=admin_club_ids(user))
     return RuleSet.objects.exclude(unseen)
 
 
