@@ -17,6 +17,7 @@ from django.utils import formats
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from config.punctuation import spaced
 from scoring.methods import Percentage, UnknownMethod, find_method, format_number, one_decimal
 from scoring.tiebreaks import find_tiebreak
 
@@ -70,8 +71,6 @@ def for_people(explanation: str, names: Mapping[int, str]) -> str:
     """``explanation`` (``scoring.ranking``'s English form) in the active language; ``names``: player id to name."""
     if not explanation:
         return ""
-    from tournaments.templatetags.labels import spaced  # the pages' punctuation: French sets ";" off
-
     return f"{spaced(';')} ".join(_phrase(part, names) for part in explanation.split("; "))
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments.templatetags.labels import colon
+from config.punctuation import colon
 
 
 def _counted(say: Callable[[int], str]) -> dict[str, str]:

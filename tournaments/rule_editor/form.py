@@ -17,6 +17,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import games
+from config.punctuation import colon
 from games.contracts import CONTRACTS, LADDER_ORDER, Contract, Side
 from games.rulesets import (
     AfterPass,
@@ -31,7 +32,6 @@ from games.rulesets import (
 from tournaments import limits
 from tournaments.contract_names import contract_name
 from tournaments.forms.edited import CarriesWhatItShowed
-from tournaments.templatetags.labels import colon
 
 AMOUNT = {"min_value": limits.RULE_NUMBER.low, "max_value": limits.RULE_NUMBER.high}
 SPLIT_KEYS = ("declarer_made", "others_made", "declarer_failed", "others_failed")

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
+from config.punctuation import colon
 from config.untrusted import UNSTORABLE, UNSTORABLE_MESSAGE
 from tournaments.csv_cells import restore
 from tournaments.integrity import competition_played
@@ -24,7 +25,6 @@ from tournaments.services import edits
 from tournaments.services.errors import ServiceError
 from tournaments.services.privacy import full_name
 from tournaments.services.seasons import refuse_if_closed
-from tournaments.templatetags.labels import colon
 
 
 def create_rule_set(

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.punctuation import colon
 from config.untrusted import whole_number
 from games.rulesets import RuleSet
 from tournaments import devices
@@ -39,7 +40,6 @@ from tournaments.services.penalties import give_penalty
 from tournaments.services.preview import DealPreview, preview_deal
 from tournaments.services.sheets import confirm_refusal, confirm_sheet, entered_current_lines, reject_sheet
 from tournaments.table_code_sessions import holds_table_code, remember_table_code
-from tournaments.templatetags.labels import colon
 
 EntryForm = type[DealLineForm] | type[ZwickenLineForm]
 
