@@ -71,3 +71,14 @@ def test_the_home_page_and_the_player_page_link_the_ratings_and_say_when_updated
     assert reverse("ratings") in Client().get(reverse("home")).content.decode()
     body = Client().get(reverse("player", args=[player.pk])).content.decode()
     assert reverse("ratings") in body and 'datetime="2026-11-30T22:15:00+01:00"' in body
+
+
+@pytest.mark.parametrize(
+    ("language", "parts"), [("fr", "(μ 14,5\u00a0; σ 3,0\u00a0; 24 donnes)"), ("nl", "(μ 14,5; σ 3,0; 24 ")]
+)
+def test_the_player_page_parts_its_rating_with_semicolons_where_commas_are_decimal(language: str, parts: str) -> None:
+    """ "μ 14,5, σ 3,0" read as four numbers in French and Dutch."""
+    player = PlayerFactory()
+    rate(player, 5.5)
+    body = Client().get(reverse("player", args=[player.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert parts in body
