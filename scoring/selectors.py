@@ -19,7 +19,7 @@ from scoring.records import SessionResult as Session
 from scoring.statistics import DealRecord
 from tournaments.models import Competition, DealEntry, Penalty, Round, RoundEvent, ScoreSheet, Seat
 from tournaments.models import SeatResult as TableSeatResult
-from tournaments.visibility import results_visible_to
+from tournaments.visibility import boards_in_play, results_visible_to
 
 SETTLED = (ScoreSheet.State.CONFIRMED, ScoreSheet.State.FINAL)  # a second person has checked the sheet
 
@@ -181,11 +181,17 @@ def sheet_fingerprints(competition_id: int) -> dict[int, str]:
     return {sheet_id: hashlib.sha256(",".join(p).encode()).hexdigest() for sheet_id, p in parts.items()}
 
 
-def competition_sessions(competition_id: int) -> list[Session]:
+def competition_sessions(competition_id: int, *, settled_only: bool) -> list[Session]:
     """Every player's result at every table session, with the whole table's results beside it; a duplicate
-    competition ranked by comparison gets each session's boards too (``tournaments.duplicate.comparison``)."""
+    competition ranked by comparison gets each session's boards too (``tournaments.duplicate.comparison``).
+
+    ``settled_only``: not a duplicate round in play (``tournaments.visibility.boards_in_play``), as every reader of
+    the stored standings sees them."""
     tables: dict[int, list[tuple[int, int, int, int, int, int, int]]] = defaultdict(list)
-    rows = TableSeatResult.objects.filter(sheet__table__round__competition_id=competition_id).values_list(
+    counted = TableSeatResult.objects.filter(sheet__table__round__competition_id=competition_id)
+    if settled_only:
+        counted = counted.exclude(boards_in_play("sheet__table__round"))
+    rows = counted.values_list(
         "sheet_id",
         "sheet__table__round__number",
         "position",
@@ -211,10 +217,12 @@ def competition_sessions(competition_id: int) -> list[Session]:
     return with_boards(competition_id, sessions)
 
 
-def competition_penalty_records(competition_id: int) -> list[DatedPenalty]:
+def competition_penalty_records(competition_id: int, *, settled_only: bool) -> list[DatedPenalty]:
+    """The competition's penalties; ``settled_only`` as ``competition_sessions``."""
+    penalties = Penalty.objects.filter(competition_id=competition_id)
+    if settled_only:
+        penalties = penalties.exclude(boards_in_play("round"))
     return [
         DatedPenalty(player_id, points, evening)
-        for player_id, points, evening in Penalty.objects.filter(competition_id=competition_id).values_list(
-            "player_id", "points", "round__number"
-        )
+        for player_id, points, evening in penalties.values_list("player_id", "points", "round__number")
     ]

@@ -149,8 +149,8 @@ def standings_rows(competition: Competition) -> list[Standing]:
     registered = Competition.players.through.objects.filter(competition_id=competition.pk)
     return rank_competition(
         competition,
-        competition_sessions(competition.pk),
-        competition_penalty_records(competition.pk),
+        competition_sessions(competition.pk, settled_only=True),
+        competition_penalty_records(competition.pk, settled_only=True),
         registered.values_list("player_id", flat=True),
     )
 

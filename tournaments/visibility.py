@@ -65,6 +65,13 @@ def scores_unsettled(competition: Competition, round_: Round) -> bool:
     return competition.duplicate and round_.status not in SCORES_SETTLED
 
 
+def boards_in_play(round_path: str) -> Q:
+    """Rows (``round_path`` leads from them to their round) of duplicate rounds in play: ``scores_unsettled`` as a
+    filter. The standings, the league table and their provisional marks leave them out for everyone, since the rows
+    are stored once for all readers: a table's points on a board would tell the tables still to play it."""
+    return Q(**{f"{round_path}__competition__duplicate": True}) & ~Q(**{f"{round_path}__status__in": SCORES_SETTLED})
+
+
 def access(user: Any, competition: Competition) -> Access:
     return Access(competition, can_manage_competition(user, competition))
 

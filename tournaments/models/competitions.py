@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -126,6 +128,22 @@ class Competition(models.Model):
                 name="competition_evening_decay_range",
             ),
         ]
+
+    RANKING = (
+        "kind",
+        "duplicate",
+        "standings_method",
+        "tie_breaks",
+        "placement_points",
+        "min_evenings",
+        "best_evenings",
+        "evening_decay",
+    )
+    """The settings the standings, the league table and the progression are computed with: a change recomputes the
+    stored standings (``services.competitions``) and keys the kept progression anew."""
+
+    def ranking(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.RANKING)
 
     class Visibility(models.TextChoices):
         HIDDEN = "hidden", _("Hidden")

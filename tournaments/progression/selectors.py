@@ -40,15 +40,7 @@ def hidden_rounds(competition: Competition, *, manages: bool) -> frozenset[int]:
 
 def ranking_settings(competition: Competition) -> str:
     """A digest of how the competition ranks: a change makes every kept column and progression another key."""
-    settings = (
-        competition.standings_method,
-        competition.tie_breaks,
-        competition.min_evenings,
-        competition.best_evenings,
-        competition.evening_decay,
-        competition.placement_points,
-    )
-    return hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
+    return hashlib.sha256(repr(competition.ranking()).encode()).hexdigest()[:16]
 
 
 class CachedColumns:
@@ -97,8 +89,9 @@ def cache_key(competition: Competition, *, manages: bool) -> str:
 def computed(competition: Competition, *, manages: bool) -> Progression:
     """The progression from the stored sessions and penalties of the rounds this viewer may count."""
     hidden = hidden_rounds(competition, manages=manages)
-    sessions = [s for s in competition_sessions(competition.pk) if s.evening not in hidden]
-    penalties = [p for p in competition_penalty_records(competition.pk) if p.evening not in hidden]
+    counted = {"settled_only": not manages}  # a duplicate round in play counts for those who run it only
+    sessions = [s for s in competition_sessions(competition.pk, **counted) if s.evening not in hidden]
+    penalties = [p for p in competition_penalty_records(competition.pk, **counted) if p.evening not in hidden]
     players = {player.pk: player for player in Player.objects.filter(competitions=competition)}
     registered = list(players)
     others = {s.player_id for s in sessions} | {p.player_id for p in penalties}

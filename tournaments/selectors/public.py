@@ -24,6 +24,7 @@ from tournaments.line_text import describe_line
 from tournaments.models import Club, Competition, DealEntry, Player, Round, ScoreSheet, Seat, SeatResult
 from tournaments.services.privacy import public_name, shown_name
 from tournaments.sit_outs import sheet_sit_out_counts
+from tournaments.visibility import boards_in_play
 
 SETTLED = (ScoreSheet.State.CONFIRMED, ScoreSheet.State.FINAL)  # a second person has checked the sheet
 
@@ -95,6 +96,7 @@ def provisional_players(competition: Competition) -> frozenset[int]:
     return frozenset(
         SeatResult.objects.filter(sheet__table__round__competition=competition, deals__gt=0)
         .exclude(sheet__state__in=SETTLED)
+        .exclude(boards_in_play("sheet__table__round"))  # not in the standings yet: nothing there to mark
         .values_list("player_id", flat=True)
         .distinct()
     )
@@ -483,8 +485,8 @@ def season_rows(competition: Competition, *, full_names: bool = False) -> tuple[
     league = LeagueOptions(competition.min_evenings, competition.best_evenings, competition.evening_decay)
     method_options = MethodOptions(tuple(competition.placement_points)) if competition.placement_points else None
     rows = season_table(
-        competition_sessions(competition.pk),
-        competition_penalty_records(competition.pk),
+        competition_sessions(competition.pk, settled_only=True),
+        competition_penalty_records(competition.pk, settled_only=True),
         competition.registrations.values_list("player_id", flat=True),
         league,
         competition.standings_method,

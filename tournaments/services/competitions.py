@@ -23,6 +23,7 @@ from tournaments.models import Club, Competition, Membership, Player, Registrati
 from tournaments.public_names import is_named
 from tournaments.services import edits
 from tournaments.services.errors import ServiceError
+from tournaments.services.penalties import standings_follow
 from tournaments.services.privacy import full_name
 from tournaments.services.seasons import refuse_if_closed
 
@@ -73,6 +74,7 @@ def update_competition(competition: Competition, **fields: Any) -> Competition:
     set, and changes only while no round is seated.
     """
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    ranked_before = competition.ranking()
     for name, value in fields.items():
         setattr(competition, name, value)
     rule_set = fields.get("rule_set")
@@ -84,6 +86,8 @@ def update_competition(competition: Competition, **fields: Any) -> Competition:
             competition.deals_per_session = None
     competition.full_clean()
     competition.save()
+    if competition.ranking() != ranked_before:  # the standings are computed with these settings
+        standings_follow(competition.pk)
     return competition
 
 
@@ -135,6 +139,7 @@ def save_competition(
         competition = Competition(club=club)
     else:  # as stored now, and no other save in between: a close, an entry's version and a setting stay theirs
         competition = Competition.objects.select_for_update().select_related("rule_set").get(pk=competition.pk)
+        ranked_before = competition.ranking()
         sent = {**fields, "game": game, "preset": preset, "overrides": overrides, "visibility": visibility}
         fields = edits.merged(shown, competition_settings(competition), sent)
         game, preset, overrides, visibility = (
@@ -178,6 +183,8 @@ def save_competition(
         rule_set.save()
     competition.rule_set = rule_set
     competition.save(update_fields=None if creating else [*STORED_SETTINGS, "rule_set"])
+    if not creating and competition.ranking() != ranked_before:
+        standings_follow(competition.pk)
     return competition
 
 

@@ -33,6 +33,7 @@ from tournaments.seating import SeatingError, seating_problems
 from tournaments.seating.attendance import reseat
 from tournaments.services import audit, lock_order
 from tournaments.services.errors import ServiceError
+from tournaments.services.penalties import standings_follow
 from tournaments.services.seasons import refuse_if_closed
 from tournaments.services.seating import generate, round_tables, seating_request
 from tournaments.text_limits import checked_reason
@@ -358,6 +359,8 @@ def finalise_round(round_: Round, *, by: Any = None) -> Round:
     round_.save(update_fields=["status"])
     _log(round_, "finalised", before, by=by)
     transaction.on_commit(request_ratings)  # ratings count finalised rounds only (scoring.selectors.rated_rounds)
+    if round_.competition.duplicate:  # the standings count a duplicate round from now on (``boards_in_play``)
+        standings_follow(round_.competition_id)
     return round_
 
 
@@ -377,4 +380,6 @@ def reopen_round(round_: Round, *, reason: str, by: Any = None) -> Round:
     round_.save(update_fields=["status"])
     _log(round_, "reopened", before, by=by, reason=reason.strip())
     transaction.on_commit(request_ratings)  # its deals leave the ratings until it is finalised again
+    if round_.competition.duplicate:  # and a duplicate round's leave the standings, as its boards are open again
+        standings_follow(round_.competition_id)
     return round_
