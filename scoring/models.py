@@ -36,6 +36,15 @@ class Standing(models.Model):
     explanation = models.TextField(default="", help_text="how this row was reached, in words")
     computed_at = models.DateTimeField()
 
+    BEST_FIRST = (
+        models.Case(models.When(rank=0, then=models.Value(1)), default=models.Value(0)).asc(),
+        "rank",
+        "-points",
+        "player_id",
+    )
+    """The standings' order: the ranked by rank, then those a league does not rank yet (rank 0, "not ranked":
+    too few evenings), most points first, as the season table lists them."""
+
     class Meta:
         ordering = ["competition", "rank", "player"]
         constraints = [models.UniqueConstraint(fields=["competition", "player"], name="standing_once_per_player")]

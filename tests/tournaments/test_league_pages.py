@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
+from rest_framework.test import APIClient
 
 from scoring.models import Standing
 from tests.factories import seated_competition
@@ -36,6 +38,30 @@ def test_players_below_the_minimum_evenings_are_listed_unranked(django_capture_o
     rows = list(Standing.objects.filter(competition=competition))
     assert rows and all(r.rank == 0 for r in rows)
     assert all("not ranked" in r.explanation for r in rows)
+
+
+def test_the_players_a_league_does_not_rank_yet_come_after_the_ranked_everywhere(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Rank 0 ("not ranked") used to sort first: the page, the API and a swiss seating read the unranked as leaders."""
+    competition = seated_competition(players=8, rounds=2, kind="league")
+    competition.min_evenings = 2
+    competition.save()
+    sheets = list(ScoreSheet.objects.filter(table__round__competition=competition).order_by("table__round__number"))
+    with django_capture_on_commit_callbacks(execute=True):
+        for sheet in sheets[:3]:  # round 1 at both tables, round 2 at one: four players have their two evenings
+            record_deal(sheet, {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [2], "tricks": 4})
+            record_deal(sheet, {"deal": 2, "dealer": 1, "contract": "alleen", "declarers": [3], "tricks": 6})
+    api = APIClient().get(f"/api/v1/competitions/{competition.pk}/standings/").json()
+    ranks = [row["rank"] for row in api]
+    assert 0 not in ranks[:4] and ranks[:4] == sorted(ranks[:4]), ranks
+    assert ranks[4:] == [0, 0, 0, 0]
+    unranked = [row["points"] for row in api[4:]]
+    assert unranked == sorted(unranked, reverse=True)
+
+    page = Client().get(f"/c/{competition.slug}/").content.decode()
+    table = page[page.index('<table id="standings">') :]
+    assert [int(pk) for pk in re.findall(r'href="/players/(\d+)/"', table)] == [row["player"] for row in api]
 
 
 def test_the_season_table_and_player_page_show_evenings_and_history(

@@ -80,7 +80,8 @@ def competition_standings(
 
 def standing_rows(competition: Competition) -> list[Standing]:
     """The stored standings, best first, each with its player: one query."""
-    return list(Standing.objects.filter(competition=competition).select_related("player").order_by("rank", "player_id"))
+    rows = Standing.objects.filter(competition=competition).select_related("player")
+    return list(rows.order_by(*Standing.BEST_FIRST))
 
 
 def standings_state(competition: Competition) -> StandingsState | None:

@@ -76,9 +76,8 @@ def seating_request(
         for player_id, club_id in Membership.objects.filter(player_id__in=present).values_list("player_id", "club_id"):
             clubs.setdefault(player_id, []).append(club_id)
     wishes = list(SeatingWish.objects.filter(competition=competition).values_list("player_id", "other_id", "kind"))
-    ranking = list(
-        Standing.objects.filter(competition=competition).order_by("rank").values_list("player_id", flat=True)
-    )
+    standings = Standing.objects.filter(competition=competition).order_by(*Standing.BEST_FIRST)
+    ranking = list(standings.values_list("player_id", flat=True))
     rules = _rules(competition)
     seats = sit_out_counts(rules, FIVE, competition.deals_per_session) if rules else []
     so_far = tally(

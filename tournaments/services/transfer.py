@@ -224,6 +224,7 @@ def _rows(exc: EntryRejected, offset: int) -> list[tuple[int | None, FieldError]
 
 
 def standings_rows(competition: Competition) -> list[dict[str, Any]]:
+    stored = Standing.objects.filter(competition=competition).select_related("player")
     return [
         {
             "rank": s.rank,
@@ -234,7 +235,7 @@ def standings_rows(competition: Competition) -> list[dict[str, Any]]:
             "sessions_played": s.sessions_played,
             "penalty_points": s.penalty_points,
         }
-        for s in Standing.objects.filter(competition=competition).select_related("player").order_by("rank", "player_id")
+        for s in stored.order_by(*Standing.BEST_FIRST)
     ]
 
 
