@@ -519,7 +519,9 @@ def test_a_walk_in_after_the_round_started_is_told_how_to_seat_them(competition:
     walk_in = {"walkin-first_name": "Kevin", "walkin-last_name": "Laatkomer"}
     response = client.post(url("manage-walk-in", competition.slug), walk_in)
     assert response.status_code == 302
-    assert any(m.startswith("Ronde 1 is bezig zonder hen") and "Laatkomers indelen" in m for m in said(response))
+    assert any(
+        m.startswith("Ronde 1 is ingedeeld zonder deze speler") and "Laatkomers indelen" in m for m in said(response)
+    )
 
 
 def test_a_walk_in_needs_both_names(competition: Competition, roles: Roles) -> None:

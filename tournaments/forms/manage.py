@@ -214,7 +214,13 @@ class CompetitionForm(CarriesWhatItShowed):
         label=_("Weight of an evening per evening of age"), **limits.EVENING_DECAY.kwargs()
     )
 
-    def __init__(self, *args: Any, clubs: QuerySet[Club] | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        clubs: QuerySet[Club] | None = None,
+        house_rules: QuerySet[RuleSet] | None = None,
+        **kwargs: Any,
+    ):
         super().__init__(*args, **kwargs)
         if clubs is None:  # an existing competition keeps its club
             del self.fields["club"]
@@ -231,6 +237,15 @@ class CompetitionForm(CarriesWhatItShowed):
         if current and current not in dict(presets):  # a club's own rule set name: keep it choosable
             presets.append((current, current))
             widget.games = {**widget.games, current: str(self.initial.get("game") or "")}
+        # The house rules of the clubs this organiser administers, made in the rule set editor: a competition takes
+        # a copy (its preset and changes), so editing it later changes no competition played by it
+        self.house_rules = {f"{HOUSE}{r.pk}": r for r in (house_rules if house_rules is not None else [])}
+        for value, rule_set in self.house_rules.items():
+            club = rule_set.club.name if rule_set.club else gettext("shared")
+            presets.append(
+                (value, gettext("%(name)s (house rules of %(club)s)") % {"name": rule_set.name, "club": club})
+            )
+            widget.games = {**widget.games, value: rule_set.game}
         self.fields["preset"].choices = presets
 
     @classmethod
@@ -297,10 +312,13 @@ class CompetitionForm(CarriesWhatItShowed):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        house = self.house_rules.get(data.get("preset") or "")
+        if house is not None:  # its preset, and its changes with those typed here on top
+            data["preset"], data["overrides"] = house.preset, self._on_top_of(house.overrides or {}, data)
         game, preset, variants = data.get("game"), data.get("preset"), data.get("variants") or []
         if game and game != RuleSet.GameChoice.ZWICKEN and data.get("deals_per_session") is None:
             self.add_error("deals_per_session", _("Choose 16 or 24 deals."))
-        its_game = preset_games().get(preset or "")
+        its_game = house.game if house is not None else preset_games().get(preset or "")
         if game and its_game and its_game != game:
             games_named = dict(RuleSet.GameChoice.choices)
             fitting = [name for name, of in preset_games().items() if of == game]
@@ -315,6 +333,7 @@ class CompetitionForm(CarriesWhatItShowed):
                 },
             )
             return data
+        variants = [v for v in variants if v not in (preset or "").split("+")[1:]]  # house rules may have them
         if preset and variants:
             data["preset"] = "+".join([preset, *variants])
             try:
@@ -323,6 +342,18 @@ class CompetitionForm(CarriesWhatItShowed):
                 self.add_error("variants", str(exc))
         return data
 
+    def _on_top_of(self, house: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+        """The house rules' changes, and the JSON field's where someone typed in it: as the page showed it (the
+        competition's current changes, or none), it is not a change to make."""
+        typed = data.get("overrides")
+        try:
+            shown = json.loads(str(self.initial.get("overrides") or "{}"))
+        except ValueError:
+            shown = None
+        if not typed or typed == shown:
+            return dict(house)
+        return _merged(house, typed)
+
     def service_arguments(self) -> dict[str, Any]:
         """The cleaned data as ``save_competition`` takes it."""
         data = dict(self.cleaned_data)
@@ -330,6 +361,18 @@ class CompetitionForm(CarriesWhatItShowed):
         data.pop("club", None)
         data["shown"] = self.shown_digests()  # a save keeps what another organiser changed meanwhile
         return data
+
+
+HOUSE = "house:"  # the value of a club's rule set among the presets: "house:<id>"
+
+
+def _merged(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    """``top`` on ``base``, object by object, as the engine reads rule changes on a preset."""
+    out = dict(base)
+    for key, value in top.items():
+        below = out.get(key)
+        out[key] = _merged(below, value) if isinstance(below, dict) and isinstance(value, dict) else value
+    return out
 
 
 class SearchForm(forms.Form):

@@ -78,7 +78,7 @@ def competition_new(request: HttpRequest) -> HttpResponse:
     if not clubs.exists():
         raise PermissionDenied(_("Competitions are created by a club's administrators."))
     initial = CompetitionForm.initial_for(None)
-    form = CompetitionForm(posted(request), initial=initial, clubs=clubs)
+    form = CompetitionForm(posted(request), initial=initial, clubs=clubs, house_rules=editable_rule_sets(request.user))
     if request.method == "POST" and form.is_valid():
         try:
             competition = save_competition(None, club=form.cleaned_data["club"], **form.service_arguments())
@@ -93,7 +93,8 @@ def competition_new(request: HttpRequest) -> HttpResponse:
 @login_required
 def competition_edit(request: HttpRequest, slug: str) -> HttpResponse:
     competition = managed_competition(request, slug)
-    form = CompetitionForm(posted(request), initial=CompetitionForm.initial_for(competition))
+    house_rules = editable_rule_sets(request.user).exclude(pk=competition.rule_set_id)
+    form = CompetitionForm(posted(request), initial=CompetitionForm.initial_for(competition), house_rules=house_rules)
     if request.method == "POST" and form.is_valid():
         try:
             competition = save_competition(competition, **form.service_arguments())

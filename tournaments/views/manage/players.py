@@ -108,7 +108,7 @@ def walk_in(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.info(
                     request,
                     _(
-                        "Round %(number)s is under way without them: check them in on the Check-in page, then "
+                        "Round %(number)s is seated without them: check them in on the Check-in page, then "
                         "choose “Seat the late arrivals”."
                     )
                     % {"number": under_way.number},
