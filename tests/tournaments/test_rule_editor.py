@@ -447,3 +447,16 @@ def test_every_figure_the_editor_reads_has_a_range(preset: str) -> None:
     for name, field in numbers:
         assert field.min_value is not None and field.max_value is not None, name
         assert field.max_value <= 100, name  # the engine's and the database's limit for a rule's number
+
+
+@pytest.mark.parametrize("preset", ["iwwa", "zwicken"])
+def test_no_label_names_a_hidden_field(club: Club, preset: str) -> None:
+    """The page carries what it showed in a hidden field; its label ("Shown:", in English on every page) was listed
+    among the rule set's options."""
+    rule_set = RuleSetFactory(club=club, preset=preset, game=games.find(preset).game)
+    page = client_of(admin_of(club)).get(reverse("manage-rule-set", args=[rule_set.pk]), HTTP_ACCEPT_LANGUAGE="nl")
+    body = page.content.decode()
+    hidden = set(re.findall(r'<input type="hidden" name="[^"]*"[^>]*id="([^"]+)"', body))
+    labelled = set(re.findall(r'<label[^>]*for="([^"]+)"', body))
+    assert hidden and not hidden & labelled
+    assert "Shown" not in body

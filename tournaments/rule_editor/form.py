@@ -258,7 +258,7 @@ class RulesForm(CarriesWhatItShowed):
         return out
 
     def general_fields(self) -> list[forms.BoundField]:
-        return [self[n] for n in self.fields if n != "name" and "-" not in n]
+        return [self[n] for n in self.fields if n != "name" and "-" not in n and not self[n].is_hidden]
 
     def zwicken_fields(self) -> list[forms.BoundField]:
         return [self[n] for n in self.fields if n.startswith("zw-")]
