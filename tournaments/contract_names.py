@@ -52,6 +52,19 @@ def raised_levels(rules: RuleSet) -> dict[str, tuple[int, ...]]:
     return out
 
 
+def bid_levels(rules: RuleSet) -> tuple[int, ...]:
+    """The levels a rule set plays its contracts bid by level at (abondance 9 to 12; Solo whist's 9 only), and the
+    higher bids of vraag and alleen (``raised_levels``): the entry form offers these and no other."""
+    levels: set[int] = set()
+    for cid in rules.ladder:
+        contract, tariff = CONTRACTS.get(cid), rules.tariffs.get(cid)
+        if contract is not None and contract.levels and tariff is not None:
+            levels.update(level for level, _ in tariff.levels)
+    for raised in raised_levels(rules).values():
+        levels.update(raised)
+    return tuple(sorted(levels))
+
+
 def needed_fields(contract_id: str, raised: Collection[str] = ()) -> list[str]:
     """The entry form's fields a contract uses: the page shows and sends only those, and the form reads only those.
     ``raised``: the contracts the rule set also bids higher (``raised_levels``), which then take a level.

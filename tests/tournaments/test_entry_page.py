@@ -406,3 +406,18 @@ def test_a_correction_says_it_replaced_the_deal(
     response = client.post(url(sheet), form(contract="pass", version=1), follow=True, HTTP_ACCEPT_LANGUAGE=language)
     message = page(response).find(class_="messages").text()
     assert said in message, message
+
+
+@pytest.mark.parametrize(
+    ("preset", "game", "levels"), [("iwwa", "wiezen", [9, 10, 11, 12]), ("solo_whist", "solo_whist", [9])]
+)
+def test_the_level_list_offers_the_levels_the_rule_set_plays(preset: str, game: str, levels: list[int]) -> None:
+    """Solo whist's abondance is bid at 9 only: the list offered 10 to 12, which the engine then refused."""
+    competition = CompetitionFactory(game=game, rule_set=RuleSetFactory(preset=preset, game=game))
+    register_players(competition, PlayerFactory.create_batch(4))
+    round_ = publish_round(create_round(competition))
+    sheet = ScoreSheet.objects.get(table__round=round_, table__number=1)
+    client = Client()
+    client.force_login(make_roles(competition).club_admin)
+    options = page(client.get(url(sheet))).find("select", name="level").find_all("option")
+    assert [option.attrs["value"] for option in options] == ["", *map(str, levels)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -62,16 +62,20 @@ class DealLineForm(forms.Form):
         seats: list[Seat],
         ladder: tuple[str, ...],
         raised: Mapping[str, tuple[int, ...]] | None = None,
+        levels: Sequence[int] | None = None,
         **kwargs: Any,
     ):
         super().__init__(*args, **kwargs)
+        level = self.fields["level"]
+        assert isinstance(level, forms.TypedChoiceField)
+        if levels is not None:  # the levels the rule set plays (``contract_names.bid_levels``), no other
+            level.choices = [("", "—"), *[(n, str(n)) for n in levels]]
         # the higher bids of vraag and alleen the rule set plays (issue 17): the level field then says the tricks bid
         self.raised = dict(raised or {})
         if self.raised:
-            levels = sorted({9, 10, 11, 12, *(lvl for lvls in self.raised.values() for lvl in lvls)})
-            level = self.fields["level"]
-            assert isinstance(level, forms.TypedChoiceField)
-            level.choices = [("", "—"), *[(n, str(n)) for n in levels]]
+            if levels is None:
+                offered = sorted({9, 10, 11, 12, *(lvl for lvls in self.raised.values() for lvl in lvls)})
+                level.choices = [("", "—"), *[(n, str(n)) for n in offered]]
             level.label = _("Tricks bid (level)")
             level.help_text = _(
                 "Abondance: its level. Vraag or alleen bid higher: the tricks bid; empty: the usual bid."

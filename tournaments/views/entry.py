@@ -21,7 +21,7 @@ from config.punctuation import colon
 from config.untrusted import whole_number
 from games.rulesets import RuleSet
 from tournaments import devices
-from tournaments.contract_names import needed_fields, raised_levels
+from tournaments.contract_names import bid_levels, needed_fields, raised_levels
 from tournaments.duplicate.cards import spans
 from tournaments.duplicate.movement import board_for_deal, board_in, board_orders
 from tournaments.forms.entry import DealLineForm, PenaltyForm, ZwickenLineForm, line_form_class
@@ -139,6 +139,7 @@ def entry_form(access: EntryAccess, data: Any = None, **kwargs: Any) -> DealLine
     form_class = line_form_class(access.competition.game)
     if form_class is DealLineForm:
         kwargs["raised"] = raised_levels(rules)
+        kwargs["levels"] = bid_levels(rules)
     return form_class(data, seats=access.seats, ladder=rules.ladder, **kwargs)
 
 
