@@ -137,3 +137,23 @@ def test_an_alleen_with_a_partner_names_both_seats_and_the_contract_as_players_s
     assert "alleen line" not in text and "partner_on_solo" not in text
     check_page(page, "entry page, a refused alleen, nl")
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("language", "typed", "trump"), [("fr", "co", "H"), ("fr", "ca", "D"), ("nl", "h", "H")])
+def test_the_trump_is_picked_by_typing_the_start_of_its_name(
+    browser: Browser, live_server: LiveServer, language: str, typed: str, trump: str
+) -> None:
+    """French "Cœur": a list does not match "co" against "cœ", so "co" picked Carreau, the first "c" (a persona run
+    saved an abondance in diamonds); the list says "Coeur"."""
+    sheet = a_sheet(players=4)
+    page = open_entry(browser, live_server, sheet, language, "desktop")
+    for text, key in [("ab", TAB), ("3", TAB), ("9", TAB), ("9", TAB), (typed, "")]:
+        page.keyboard.type(text)
+        if key:
+            page.keyboard.press(key)
+    with page.expect_navigation():
+        page.keyboard.press(ENTER)
+    (entry,) = sheet.entries.all()
+    assert (entry.line["contract"], entry.line["trump"]) == ("abondance", trump)
+    page.context.close()
