@@ -248,3 +248,17 @@ def test_a_sheet_outside_duplicate_names_no_board() -> None:
     shown = Client().get(reverse("sheet", args=[competition.slug, 1, 1])).content.decode()
     assert 'class="line-text"' in shown
     assert 'class="board"' not in shown
+
+
+def test_the_french_table_card_says_its_hand_overs_as_french_does() -> None:
+    """ "passez vos étuis à table 1": French puts the article before a table's number, as before the relay table."""
+    from tournaments.views.round_print import relay_sentence
+
+    with translation.override("fr"):
+        assert relay_sentence(1, 3) == (
+            "Relais\u00a0: après chaque quatrième donne, passez vos étuis à la table 1 et prenez les suivants à la "
+            "table 3."
+        )
+        assert relay_sentence(None, 2).endswith(
+            "passez vos étuis à la table relais et prenez les suivants à la table 2."
+        )

@@ -154,6 +154,8 @@ def test_a_dealer_out_of_rotation_names_who_deals() -> None:
     line = {"deal": 3, "dealer": 3, "contract": "alleen", "declarers": [0], "tricks": 5}
     (text,) = said(line, expected_dealer=2)
     assert text == "Deal 3 is dealt by seat 3 (Cas V.), not by seat 4 (Dirk M.)."
+    (text,) = said(line, "fr", expected_dealer=2)
+    assert text == "La donne 3 est distribuée par la place 3 (Cas V.), pas par la place 4 (Dirk M.)."
 
 
 def test_a_field_the_contract_does_not_use_reads_with_the_contracts_name() -> None:

@@ -185,7 +185,8 @@ class CompetitionForm(CarriesWhatItShowed):
         widget=forms.RadioSelect,
         help_text=_(
             "Duplicate only. At once: every table has its own set of the boards. Relay: after every four deals each "
-            "table hands its boards to the next, so one set serves up to four tables (16 boards) or six (24)."
+            "table hands its boards to the table before it (table 2 to table 1), as the table cards say, so one set "
+            "serves up to four tables (16 boards) or six (24)."
         ),
     )
     visibility = forms.ChoiceField(
