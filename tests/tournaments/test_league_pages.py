@@ -93,3 +93,23 @@ def test_the_competition_page_shows_how_often_contracts_are_made(
     assert "Contracts played" in page
     # alleen: played 2, made 1: 50 %
     assert '<td>Alleen</td><td class="num">2</td><td class="num">1</td><td class="num">50</td>' in page
+
+
+def test_a_penalty_is_said_beside_the_season_total_and_the_player_page_says_its_total_is_before_penalties(
+    client: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A persona run read "Ev. 1 26 · Ev. 2 14 · Total 30" with nothing saying where 10 points went, and "Points in
+    all: 40" on the player's page."""
+    from tournaments.services.penalties import give_penalty
+
+    competition = seated_competition(players=4, rounds=1, kind="league")
+    (sheet,) = ScoreSheet.objects.filter(table__round__competition=competition)
+    with django_capture_on_commit_callbacks(execute=True):
+        record_deal(sheet, {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [2], "tricks": 6})
+        player = sheet.table.seats.get(position=2).player
+        give_penalty(competition, player, 5, "phone at the table")
+    season = client.get(f"/c/{competition.slug}/season/").content.decode()
+    row = season[season.index(f'href="/players/{player.pk}/"') :].split("</tr>")[0]
+    assert 'title="penalty points deducted">(−5)</small>' in row
+    page = client.get(f"/players/{player.pk}/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "vóór strafpunten" in page

@@ -505,6 +505,7 @@ def season_rows(competition: Competition, *, full_names: bool = False) -> tuple[
             r.total,
             r.movement,
             r.player_id,
+            r.penalty_points,
         )
         for r in rows
     ]
@@ -514,10 +515,11 @@ def season_rows(competition: Competition, *, full_names: bool = False) -> tuple[
 class SeasonTableRow:
     rank: int
     name: str
-    per_evening: list[int | None]
-    total: object
+    per_evening: list[int | None]  # the sheets' points, before penalties
+    total: object  # penalties deducted, as the standings say beside it
     movement: int | None
     player_id: int
+    penalty_points: int = 0
 
 
 def competition_statistics(competition: Competition) -> list[ContractCount]:
