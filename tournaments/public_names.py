@@ -11,6 +11,7 @@ query per row.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,12 @@ DEFAULT = re.compile(r"(?P<first>.+) (?P<initial>\S)\.")  # "Jan P.": how a defa
 def name_key(name: str) -> str:
     """A name as people read it: case and runs of spaces do not tell two names apart."""
     return " ".join(name.split()).casefold()
+
+
+def sort_key(name: str) -> str:
+    """A name as a list sorts it for people: case, spacing and accents aside ("Émile" among the E's)."""
+    decomposed = unicodedata.normalize("NFKD", name_key(name))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def is_named(player: Player, first_name: str, last_name: str) -> bool:

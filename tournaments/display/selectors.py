@@ -7,7 +7,6 @@ body), so an unchanged clock keeps its validator and polls are answered ``304``.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -16,7 +15,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from tournaments.models import Announcement, Competition, Round, RoundClock, RoundEvent, Seat
-from tournaments.public_names import name_key
+from tournaments.public_names import sort_key
 from tournaments.services.privacy import public_name
 
 SHOWN = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.COMPLETE, Round.Status.FINALISED)
@@ -117,12 +116,6 @@ def next_round(competition: Competition) -> Round | None:
     latest = Round.objects.filter(competition=competition).exclude(status=Round.Status.DRAFT).order_by("-number")
     round_ = latest.first()
     return round_ if round_ is not None and round_.status == Round.Status.PUBLISHED else None
-
-
-def sort_key(name: str) -> str:
-    """A name as a list sorts it for people: case, spacing and accents aside ("Émile" among the E's)."""
-    decomposed = unicodedata.normalize("NFKD", name_key(name))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def seating_by_name(round_: Round) -> list[SeatRow]:

@@ -33,6 +33,7 @@ from tournaments.models import (
 )
 from tournaments.offline.contact import last_contacts
 from tournaments.permissions import admin_club_ids
+from tournaments.public_names import sort_key
 from tournaments.services.privacy import full_name, public_name
 
 SEARCH_LIMIT = 20
@@ -142,7 +143,7 @@ class Progress:
     def players(self) -> list[tuple[int, str, int | None]]:
         """Everyone in the round, with their table (None: a bye)."""
         seated = [(pid, name, t.table.number) for t in self.tables for pid, name in t.players]
-        return sorted([*seated, *((pid, name, None) for pid, name in self.byes)], key=lambda p: p[1].lower())
+        return sorted([*seated, *((pid, name, None) for pid, name in self.byes)], key=lambda p: (sort_key(p[1]), p[1]))
 
 
 QUIET_AFTER_MINUTES = 2  # a table typing a deal is heard from every minute or so: longer is worth a look
