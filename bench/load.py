@@ -622,8 +622,8 @@ def check_standings(competition_id: int) -> list[tuple[str, bool, str]]:
     registered = Competition.players.through.objects.filter(competition_id=competition_id)
     fresh = rank_competition(
         competition,
-        competition_sessions(competition_id),
-        competition_penalty_records(competition_id),
+        competition_sessions(competition_id, settled_only=True),
+        competition_penalty_records(competition_id, settled_only=True),
         registered.values_list("player_id", flat=True),
     )
     fields = ("rank", "points", "deals_played", "sessions_played", "shared")

@@ -49,6 +49,14 @@ class Access:
         """The lines and totals of ``round_``'s sheets (given ``results``): a duplicate round's once finalised."""
         return self.manages or not scores_unsettled(self.competition, round_)
 
+    def contract_counts(self) -> bool:
+        """The competition's contract counts (how often each contract was played and made): held back from those
+        who do not run a duplicate competition while a round is in play, as its scores are (they move deal by deal:
+        "one vraag, failed" tells the tables still to play board 1 how it went)."""
+        if self.manages or not self.competition.duplicate:
+            return True
+        return not self.competition.rounds.exclude(status__in=SCORES_SETTLED).exists()
+
     def boards(self, round_: Round) -> bool:
         """A duplicate round's board pages (hands, analysis, each table's result): those who run it see them at
         once, everyone who may read the results once the round is finalised."""

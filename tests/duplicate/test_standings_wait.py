@@ -76,6 +76,25 @@ def test_lines_entered_during_the_round_leave_the_standings_as_they_were(evening
     assert f">{overtrick}<" in own  # those who run it follow the evening on their pages
 
 
+def test_the_contract_counts_wait_too(
+    evening: tuple[Competition, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    """ "Vraag en meegaan: played 2, made 2" on the competition page told the third table how board 1 went."""
+    from scoring.tasks import recompute_statistics
+
+    competition, organiser = evening
+    recompute_statistics(competition.pk)
+    public = Client().get(reverse("competition", args=[competition.slug])).content.decode()
+    assert 'id="contracts-played"' not in public and 'id="statistics-wait"' in public
+    poll = (
+        Client().get(reverse("competition-standings", args=[competition.slug]), HTTP_HX_REQUEST="true").content.decode()
+    )
+    assert 'id="contracts-played"' not in poll
+    runs = Client()
+    runs.force_login(organiser)
+    assert 'id="contracts-played"' in runs.get(reverse("competition", args=[competition.slug])).content.decode()
+
+
 def test_the_round_counts_once_finalised_and_leaves_again_when_reopened(
     evening: tuple[Competition, Any], django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -88,17 +88,20 @@ def test_rule_changes_typed_beside_the_house_rules_go_on_top_of_them(kroon: tupl
     assert created.rule_set.overrides == {"tariffs": {"miserie": {"base": 7}}, "penalty": 4}
 
 
-def test_the_settings_page_switches_a_competition_to_the_house_rules_and_drops_its_old_changes(
+def test_the_settings_page_switches_a_competition_to_the_house_rules_and_drops_its_old_changes_and_variants(
     kroon: tuple[Club, RuleSet, Client],
 ) -> None:
     club, house, client = kroon
-    competition = CompetitionFactory(club=club, rule_set=RuleSetFactory(club=club, overrides={"penalty": 9}))
+    competition = CompetitionFactory(
+        club=club, rule_set=RuleSetFactory(club=club, preset="iwwa+kleurenwiezen", overrides={"penalty": 9})
+    )
     address = reverse("manage-competition-edit", args=[competition.slug])
     page = client.get(address)
     shown = {key: value for key, value in page.context["form"].initial.items() if key != "shown"}
     sent: dict[str, Any] = {**FORM, **{k: v for k, v in shown.items() if isinstance(v, str | int)}}
     sent.update(name=competition.name, slug=competition.slug, preset=f"house:{house.pk}")
     sent["overrides"] = shown["overrides"]  # the page's JSON field as it showed it, untouched
+    sent["variants"] = shown["variants"]  # and its variants, ticked as they were
     sent["shown"] = page.context["form"]["shown"].value()
     response = client.post(address, sent)
     assert response.status_code == 302, response.content.decode()[:3000]

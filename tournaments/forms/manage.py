@@ -334,6 +334,8 @@ class CompetitionForm(CarriesWhatItShowed):
                 },
             )
             return data
+        if house is not None and sorted(variants) == sorted(self.initial.get("variants") or []):
+            variants = []  # as the page showed them, the competition's own: the house rules come as they are
         variants = [v for v in variants if v not in (preset or "").split("+")[1:]]  # house rules may have them
         if preset and variants:
             data["preset"] = "+".join([preset, *variants])

@@ -92,12 +92,15 @@ def _rounds_context(request: HttpRequest, seen: Access, parts: live.LiveParts) -
 
 def _statistics_context(request: HttpRequest, seen: Access) -> dict[str, object]:
     """The competition's contract statistics as HTML, and what a poll has seen of them."""
-    statistics = selectors.competition_statistics(seen.competition)
-    html = render_to_string("public/_statistics_table.html", {"statistics": statistics}, request)
-    return {
-        "statistics_html": html,
-        "statistics_fingerprint": live.statistics_fingerprint(seen.competition, get_language()),
-    }
+    shown = seen.contract_counts()
+    statistics = selectors.competition_statistics(seen.competition) if shown else []
+    html = render_to_string("public/_statistics_table.html", {"statistics": statistics, "waiting": not shown}, request)
+    return {"statistics_html": html, "statistics_fingerprint": _statistics_fingerprint(seen, get_language(), shown)}
+
+
+def _statistics_fingerprint(seen: Access, language: str, shown: bool) -> str:
+    """``live.statistics_fingerprint``; while the counts are held back, one that no entry moves."""
+    return live.statistics_fingerprint(seen.competition, language) if shown else f"waiting-{language}"
 
 
 def _digest(html: str) -> str:
@@ -139,7 +142,7 @@ def standings_fragment(request: HttpRequest, slug: str) -> HttpResponse:
     # the rest, once per validator, not for every poll that asks
     rounds = parts.rounds_fingerprint(language, drafts=seen.manages) if request.htmx and seen.results else None
     send_rounds = rounds is not None and request.GET.get("rounds_seen") != rounds
-    statistics = live.statistics_fingerprint(competition, language) if request.htmx else None
+    statistics = _statistics_fingerprint(seen, language, seen.contract_counts()) if request.htmx else None
     send_statistics = statistics is not None and request.GET.get("statistics_seen") != statistics
     stale = (state.computed_version if state else 0) < competition.entries_version
     live_page = competition.closed_at is None or stale or bool(state and state.queued)
