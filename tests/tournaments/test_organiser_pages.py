@@ -522,6 +522,11 @@ def test_a_walk_in_after_the_round_started_is_told_how_to_seat_them(competition:
     assert any(
         m.startswith("Ronde 1 is ingedeeld zonder deze speler") and "Laatkomers indelen" in m for m in said(response)
     )
+    # the name they check in by: not in the standings before their first round, so the desk reads it to them
+    assert (
+        "Kevin Laatkomer is toegevoegd en ingeschreven; de publieke pagina’s en de pagina Aanwezigheid zeggen "
+        "“Kevin L.”." in said(response)
+    )
 
 
 def test_a_walk_in_needs_both_names(competition: Competition, roles: Roles) -> None:

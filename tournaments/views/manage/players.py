@@ -102,7 +102,13 @@ def walk_in(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, _("%(name)s is added and registered.") % {"name": full_name(player)})
+            said = {"name": full_name(player), "public": player.public_name}
+            # a late arrival checks in by the name the standings show, which they cannot look up before their first
+            # round: the desk reads it here
+            messages.success(
+                request,
+                _("%(name)s is added and registered; the public pages and the check-in say “%(public)s”.") % said,
+            )
             under_way = competition.rounds.filter(status__in=UNDER_WAY).order_by("-number").first()
             if under_way is not None:  # a late arrival: nothing seats them by itself
                 messages.info(
