@@ -350,7 +350,7 @@ class CompetitionForm(CarriesWhatItShowed):
         competition's current changes, or none), it is not a change to make."""
         typed = data.get("overrides")
         try:
-            shown = json.loads(str(self.initial.get("overrides") or "{}"))
+            shown = read_json(str(self.initial.get("overrides") or "{}"))
         except ValueError:
             shown = None
         if not typed or typed == shown:
