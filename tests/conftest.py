@@ -25,6 +25,11 @@ def _eager_celery(request: pytest.FixtureRequest) -> Iterator[None]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "real_worker: the test runs a Celery worker process over a real broker")
+    # A user's password is hashed each time a factory makes one and each time a test logs in: with Django's
+    # PBKDF2 (a million rounds, about 0.4 s here) that was most of the suite's time. No test is about the hasher.
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

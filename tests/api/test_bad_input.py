@@ -95,11 +95,6 @@ def fuzz(examples: int) -> Callable[[Any], Any]:
     )
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 # --- what the generators draw from ---------------------------------------------------------------------------------
 
 

@@ -31,11 +31,6 @@ DEAL_1 = {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [2], "trick
 BAD_DEAL_1 = {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [1, 2], "tricks": 14}
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # many users: keep it fast
-
-
 @dataclass
 class Setup:
     competition: Competition

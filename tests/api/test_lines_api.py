@@ -33,11 +33,6 @@ DEAL_1_OTHER_CORRECTION = {"deal": 1, "dealer": 0, "contract": "vraag", "declare
 DEAL_2_VRAAG = {"deal": 2, "dealer": 1, "contract": "vraag", "declarers": [1, 3], "tricks": 10}
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # many users: keep it fast
-
-
 @dataclass
 class Setup:
     competition: Competition

@@ -50,11 +50,6 @@ DEAL_1_CORRECTED = {"deal": 1, "dealer": 0, "contract": "alleen", "declarers": [
 DEAL_2 = {"deal": 2, "dealer": 1, "contract": "pass"}
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # many users: keep it fast
-
-
 @dataclass
 class World:
     club: Club

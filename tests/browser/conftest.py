@@ -32,7 +32,7 @@ from weakref import WeakKeyDictionary
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
-from django.test import Client, override_settings
+from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, sync_playwright
 from pytest_django.live_server_helper import LiveServer
 
@@ -133,13 +133,6 @@ def phone(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
     page = new_page(browser, live_server, PHONE)
     yield page
     page.context.close()
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords() -> Iterator[None]:
-    """Users are made in every test here: hash their passwords cheaply (the live server's thread sees it too)."""
-    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
-        yield
 
 
 def login(page: Page, live_server: LiveServer, user: Any) -> None:

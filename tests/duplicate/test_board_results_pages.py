@@ -74,11 +74,6 @@ class World:
         return client
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world(monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Callable[..., Any]) -> World:
     monkeypatch.setattr(solver, "analyse", fake_analyse)

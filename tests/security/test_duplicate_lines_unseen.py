@@ -50,11 +50,6 @@ UNFILLED = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @dataclass
 class World:
     competition: Competition  # public with its results, duplicate, round 1 in play at two tables

@@ -91,8 +91,7 @@ def enough_usernames(extra: int) -> int:
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords_and_no_token_rate(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def _no_token_rate(monkeypatch: pytest.MonkeyPatch) -> None:
     # the token endpoint's own rate per address (30/minute) would answer 429 first: the lock-out is tested here
     monkeypatch.setattr(ClientAddressThrottle, "THROTTLE_RATES", {"token": "10000/minute"})
 

@@ -60,11 +60,6 @@ SMALL_LIMIT = 4096  # the matrix runs with small limits, so a body over them is 
 SMALL_ARCHIVE_LIMIT = 8192
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 # -- the URL conf's write routes ------------------------------------------------------------------------------------
 
 

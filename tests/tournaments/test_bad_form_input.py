@@ -60,11 +60,6 @@ def fuzz(examples: int) -> Callable[[Any], Any]:
     )
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def weighted(*choices: tuple[int, st.SearchStrategy[Any]]) -> st.SearchStrategy[Any]:
     """``one_of`` with weights (``one_of`` drops a strategy repeated by identity: repeating one weighs nothing)."""
     bag = [strategy for weight, strategy in choices for _ in range(weight)]

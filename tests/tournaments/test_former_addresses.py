@@ -42,11 +42,6 @@ ROUTES = [(path, name) for path, name, _ in walk(get_resolver().url_patterns) if
 LINE = {"deal": 1, "dealer": 0, "contract": "pass", "idempotency_key": "after-the-rename"}
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def competition() -> Competition:
     return seated_competition(players=8, slug="spring-cup", name="Spring Cup")

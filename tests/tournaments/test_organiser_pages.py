@@ -48,11 +48,6 @@ from tournaments.services.sheets import confirm_sheet
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def competition() -> Competition:
     competition = CompetitionFactory(name="Spring Cup", slug="spring-cup", rule_set=RuleSetFactory(preset="iwwa"))

@@ -53,11 +53,6 @@ DEAL_1_FORM = {"deal": 1, "dealer": 0, "contract": "pass", "idempotency_key": "m
 DEAL_2_FORM = {"deal": 2, "dealer": 1, "contract": "pass", "idempotency_key": "matrix-2"}
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @dataclass
 class World:
     competition: Competition  # public; round 1 in play (deal 1 of table 1 entered), round 2 a draft

@@ -33,11 +33,6 @@ VRAAG_9 = {"deal": 2, "dealer": 1, "contract": "vraag", "declarers": [0, 3], "tr
 PASSWORD = "secret-pass-123"  # UserFactory's
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def competition(django_capture_on_commit_callbacks: Any) -> Competition:
     """A league evening of four, with standings: seat 2 is Zebulon Quackenbush, who chose no display name."""

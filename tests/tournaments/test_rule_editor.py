@@ -28,11 +28,6 @@ from tournaments.services.entry import record_deal
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def admin_of(club: Club) -> Any:
     user = UserFactory()
     MembershipFactory(club=club, player=PlayerFactory(user=user), is_admin=True)

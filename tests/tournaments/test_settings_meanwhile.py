@@ -124,11 +124,6 @@ def browser_form(client: Client, page: str) -> dict[str, Any]:
     return reader.settings_form()
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def competition() -> Competition:
     competition = CompetitionFactory(name="Spring Cup", slug="spring-cup", rule_set=RuleSetFactory(preset="iwwa"))
