@@ -49,7 +49,10 @@ def build_site() -> Site:
     )
     first = sheets.get(table__round__competition=tournament, table__round__number=1, table__number=1)
     # Each entry would queue a recomputation (run eagerly in the tests: 85 of them); they are computed below, once.
-    with mock.patch("tournaments.services.entry.request_standings", lambda competition_id: False), transaction.atomic():
+    with (
+        mock.patch("tournaments.services.standings.request_standings", lambda competition_id: False),
+        transaction.atomic(),
+    ):
         for sheet in sheets:
             _fill(sheet, rng, deals=5 if sheet == first else None)
     for competition in (tournament, league):

@@ -53,7 +53,7 @@ def computed(competition: Competition) -> None:
 
 def quietly() -> Any:
     """Enter lines without queuing a recomputation each (``computed`` does it once, after)."""
-    return mock.patch("tournaments.services.entry.request_standings", lambda competition_id: False)
+    return mock.patch("tournaments.services.standings.request_standings", lambda competition_id: False)
 
 
 def fill(sheet: ScoreSheet, seed: int = 1) -> None:

@@ -23,9 +23,9 @@ from tournaments.models import Club, Competition, Membership, Player, Registrati
 from tournaments.public_names import is_named
 from tournaments.services import edits
 from tournaments.services.errors import ServiceError
-from tournaments.services.penalties import standings_follow
 from tournaments.services.privacy import full_name
 from tournaments.services.seasons import refuse_if_closed
+from tournaments.services.standings import standings_follow
 
 
 def create_rule_set(

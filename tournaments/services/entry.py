@@ -13,18 +13,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Max, Q
+from django.db.models import Max, Q
 
 import games
 from games.errors import FieldError, InvalidLine, InvalidSheet
-from scoring.services import request_standings
 from tournaments import limits, live
 from tournaments.devices import KNOWN, marks_of
 from tournaments.duplicate.entry_checks import refuse_off_board
-from tournaments.models import AuditEvent, Competition, DealEntry, ScoreSheet, Seat, SeatResult
+from tournaments.models import AuditEvent, DealEntry, ScoreSheet, Seat, SeatResult
 from tournaments.services import audit
 from tournaments.services.errors import EntryRejected, StaleVersion
 from tournaments.services.rounds import entry_refusal, note_entry
+from tournaments.services.standings import standings_follow
 
 
 @dataclass
@@ -163,9 +163,7 @@ def _record(
         ScoreSheet.objects.filter(pk=sheet.pk).update(state=ScoreSheet.State.ENTERED)
     note_entry(sheet.table.round, by=user, sheet_was_confirmed=sheet.state == ScoreSheet.State.CONFIRMED)
     _store_seat_results(sheet, engine)
-    # Last, so that the competition's row is locked only from here to the commit.
-    Competition.objects.filter(pk=competition_id).update(entries_version=F("entries_version") + 1)
-    transaction.on_commit(lambda: request_standings(competition_id))
+    standings_follow(competition_id)  # last: it locks the competition's row until the commit
     if not lines or sheet.state == ScoreSheet.State.CONFIRMED:
         live.changed(competition_id)  # a first line makes its players' rows provisional; a correction unconfirms
     return EntryResult(entry, created=True, resettled=resettled)

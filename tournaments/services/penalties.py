@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import Sum
 from django.utils.translation import gettext as _
 
-from scoring.services import request_standings
 from tournaments import limits
 from tournaments.integrity import refuse_mismatch
 from tournaments.models import Competition, Penalty, Player, Round
 from tournaments.services.errors import ServiceError
+from tournaments.services.standings import standings_follow
 from tournaments.text_limits import PENALTY_REASON_MAX_LENGTH, checked_reason
 
 
@@ -61,9 +61,3 @@ def refuse_out_of_range(competition: Competition, player: Player, points: int) -
     if (given or 0) + points > limits.PENALTY_TOTAL_MAX:
         message = _("%(player)s's penalties in this competition would total more than %(max)s points")
         raise ServiceError(message % {"player": player, "max": limits.PENALTY_TOTAL_MAX})
-
-
-def standings_follow(competition_id: int) -> None:
-    """The standings are stale from this transaction on, and recomputed once it commits."""
-    Competition.objects.filter(pk=competition_id).update(entries_version=F("entries_version") + 1)
-    transaction.on_commit(lambda: request_standings(competition_id))

@@ -33,9 +33,9 @@ from tournaments.seating import SeatingError, seating_problems
 from tournaments.seating.attendance import reseat
 from tournaments.services import audit, lock_order
 from tournaments.services.errors import ServiceError
-from tournaments.services.penalties import standings_follow
 from tournaments.services.seasons import refuse_if_closed
 from tournaments.services.seating import generate, round_tables, seating_request
+from tournaments.services.standings import standings_follow
 from tournaments.text_limits import checked_reason
 
 Status = Round.Status
