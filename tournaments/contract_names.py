@@ -6,7 +6,7 @@ The engine's contract ids are the Dutch terms; these are their display names, tr
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
@@ -42,27 +42,26 @@ def contract_name(contract_id: str) -> str:
 OPTIONAL_FIELDS = ("seats", "tricks", "level", "trump", "offender")
 
 
-def raised_levels(rules: RuleSet) -> dict[str, tuple[int, ...]]:
-    """The higher bids of vraag and alleen a rule set plays (its tariff's levels), by contract (issue 17)."""
-    out: dict[str, tuple[int, ...]] = {}
+def _tariff_levels(rules: RuleSet) -> Iterator[tuple[str, Contract, tuple[int, ...]]]:
+    """Each contract of the rule set's ladder whose tariff pays by level, with those levels."""
     for cid in rules.ladder:
         contract, tariff = CONTRACTS.get(cid), rules.tariffs.get(cid)
-        if contract is not None and contract.higher and not contract.levels and tariff is not None and tariff.levels:
-            out[cid] = tuple(level for level, _ in tariff.levels)
-    return out
+        if contract is not None and tariff is not None and tariff.levels:
+            yield cid, contract, tuple(level for level, _ in tariff.levels)
+
+
+def raised_levels(rules: RuleSet) -> dict[str, tuple[int, ...]]:
+    """The higher bids of vraag and alleen a rule set plays (its tariff's levels), by contract (issue 17)."""
+    return {cid: levels for cid, contract, levels in _tariff_levels(rules) if contract.higher and not contract.levels}
 
 
 def bid_levels(rules: RuleSet) -> tuple[int, ...]:
     """The levels a rule set plays its contracts bid by level at (abondance 9 to 12; Solo whist's 9 only), and the
     higher bids of vraag and alleen (``raised_levels``): the entry form offers these and no other."""
-    levels: set[int] = set()
-    for cid in rules.ladder:
-        contract, tariff = CONTRACTS.get(cid), rules.tariffs.get(cid)
-        if contract is not None and contract.levels and tariff is not None:
-            levels.update(level for level, _ in tariff.levels)
-    for raised in raised_levels(rules).values():
-        levels.update(raised)
-    return tuple(sorted(levels))
+    played = {
+        level for _, contract, levels in _tariff_levels(rules) if contract.levels or contract.higher for level in levels
+    }
+    return tuple(sorted(played))
 
 
 def needed_fields(contract_id: str, raised: Collection[str] = ()) -> list[str]:
