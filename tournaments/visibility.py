@@ -120,15 +120,13 @@ def standings_visible_to(user: Any) -> QuerySet[Competition]:
 
 
 def rule_sets_visible_to(user: Any) -> QuerySet[RuleSet]:
-    """The rule sets ``user`` may read: all of them but a club's own that only competitions hidden from them play
-    under (a club's rule set is often named after its competition, "Spring Cup"); their clubs' own always."""
+    """The rule sets ``user`` may read: those shared by all clubs, those a competition they may see plays under,
+    and their clubs' own. A club's other rule sets stay its own: one is often named after a hidden competition
+    ("Spring Cup"), and stays so once no competition plays it (the competition took another, or was deleted)."""
     if _is_superuser(user):
         return RuleSet.objects.all()
-    visible = standings_visible_to(user)
-    played_hidden = Competition.objects.exclude(pk__in=visible.values("pk")).values("rule_set_id")
-    played_seen = visible.values("rule_set_id")
-    unseen = Q(club__isnull=False, pk__in=played_hidden) & ~Q(pk__in=played_seen) & ~Q(club_id__in=admin_club_ids(user))
-    return RuleSet.objects.exclude(unseen)
+    played_seen = standings_visible_to(user).values("rule_set_id")
+    return RuleSet.objects.filter(Q(club__isnull=True) | Q(pk__in=played_seen) | Q(club_id__in=admin_club_ids(user)))
 
 
 def results_visible_to(user: Any) -> QuerySet[Competition]:

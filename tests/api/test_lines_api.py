@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import RuleSetFactory, UserFactory, seated_competition
+from tests.factories import CompetitionFactory, RuleSetFactory, UserFactory, seated_competition
 from tests.roles import Roles, make_roles
 from tournaments.models import Competition, DealEntry, Penalty, Round, ScoreSheet, Seat
 
@@ -221,6 +221,7 @@ def test_the_preset_calculator_returns_each_deals_points_and_running_totals(setu
 
 def test_a_rule_sets_calculator_scores_under_that_rule_set(setup: Setup) -> None:
     flemish = RuleSetFactory(preset="flemish", club=setup.competition.club)
+    CompetitionFactory(club=setup.competition.club, rule_set=flemish)  # public: so is the rule set it plays
     failed_vraag = {"deal": 1, "dealer": 0, "contract": "vraag", "declarers": [1, 3], "tricks": 7}
 
     response = APIClient().post(

@@ -127,8 +127,9 @@ def save_competition(
     """Create a competition with its own rule set, or change one (its rule set too).
 
     Every problem, the engine's and the competition's, comes back at once as a ``ValidationError`` keyed by
-    field, so a form shows each beside its field. A rule set other competitions share is left as it is: the
-    changed rules become this competition's own. The game does not change once rounds are seated.
+    field, so a form shows each beside its field. A rule set other competitions share, or that is not the
+    competition's club's (one shared by all clubs), is left as it is: the changed rules become this
+    competition's own. The game does not change once rounds are seated.
 
     ``shown`` is what the settings page showed (``edits``): a setting someone else changed since then, and this
     page did not, keeps their value; one both changed is refused (``edits.ChangedMeanwhile``).
@@ -163,8 +164,15 @@ def save_competition(
         raise ValidationError(
             {"preset" if (rule_set.game, rule_set.preset) != (game, preset) else "overrides": message}
         )
-    shared = rule_set is not None and rule_set.competitions.exclude(pk=competition.pk).exists()
-    if rule_set is None or (rules_change and shared):
+    # Changed in place only when it is the competition's own: its club's, and no other competition's. A rule set
+    # shared by all clubs, or another's, may be played by competitions yet to come (and its owners' alone to
+    # change): the changed rules become a new rule set of the competition's club.
+    own = (
+        rule_set is not None
+        and rule_set.club_id == competition.club_id
+        and not rule_set.competitions.exclude(pk=competition.pk).exists()
+    )
+    if rule_set is None or (rules_change and not own):
         name = _free_rule_set_name(competition.name or competition.slug, competition.club, competition.slug)
         rule_set = RuleSet(name=name, club=competition.club)
     rule_set.game, rule_set.preset, rule_set.overrides = game, preset, overrides
