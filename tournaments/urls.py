@@ -36,6 +36,12 @@ urlpatterns = [
         name="sheet-confirm",
     ),
     path(
+        "c/<slug:slug>/r<int:round_number>/t<int:table_number>/entry/stop/",
+        views_entry.review_sheet,
+        {"verdict": "stop"},
+        name="sheet-stop",
+    ),
+    path(
         "c/<slug:slug>/r<int:round_number>/t<int:table_number>/entry/reject/",
         views_entry.review_sheet,
         {"verdict": "reject"},

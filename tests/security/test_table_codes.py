@@ -137,6 +137,7 @@ OPENS = {
     "page:sheet-entry-preview": True,
     "page:sheet-entry-queued": True,  # a deal kept offline, sent when the connection returns
     "page:sheet-confirm": True,
+    "page:sheet-stop": True,  # a Zwicken table says it stopped playing
     "page:sheet-reject": True,
     "page:sheet-penalty": False,  # organisers only, code or not
     "api:add_line": True,

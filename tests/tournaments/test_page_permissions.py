@@ -260,6 +260,8 @@ PAGES: dict[str, Page] = {
         "sheet-entry-queued", lambda w: sheet_path(w.sheet, "sheet-entry-queued"), "post", lambda w: DEAL_2_FORM
     ),
     "sheet-confirm": Page("sheet-confirm", lambda w: sheet_path(w.sheet, "sheet-confirm"), "post"),
+    # a Zwicken table says it stopped playing (refused here with a message, the sheet being Wiezen's: a redirect)
+    "sheet-stop": Page("sheet-stop", lambda w: sheet_path(w.sheet, "sheet-stop"), "post"),
     "sheet-penalty": Page(
         "sheet-penalty",
         lambda w: sheet_path(w.sheet, "sheet-penalty"),
@@ -470,6 +472,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "sheet-entry-preview":            (LOG,     NO,      NO,    OK,     OK,       NO,         OK,        OK),
     "sheet-entry-queued":             (OUT,     NO,      NO,    OK,     OK,       NO,         OK,        OK),
     "sheet-confirm":                  (LOG,     NO,      NO,    GO,     GO,       NO,         GO,        GO),
+    "sheet-stop":                     (LOG,     NO,      NO,    GO,     GO,       NO,         GO,        GO),
     "sheet-penalty":                  (LOG,     NO,      NO,    NO,     GO,       NO,         GO,        GO),
     "sheet-reject":                   (LOG,     NO,      NO,    GO,     GO,       NO,         GO,        GO),
     "sheet-entry-draft":              (LOG,     HID,     HID,   LOG,    OK,       HID,        OK,        OK),

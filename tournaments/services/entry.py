@@ -158,9 +158,14 @@ def _record(
     _audit(entry, current[0] if current else None, competition_id, user)
     for old, again in zip(superseded, resettled, strict=True):
         _audit(again, old, competition_id, user)
-    if engine.complete and sheet.state in (ScoreSheet.State.DRAFT, ScoreSheet.State.CONFIRMED):
+    # A sheet is finished once all its deals are in; an open-ended (Zwicken) one once its table stopped
+    # (``sheets.stop_open_session``), which a correction leaves so and another deal undoes: the table played on.
+    finished = engine.complete or (is_correction and sheet.state != ScoreSheet.State.DRAFT)
+    if finished and sheet.state in (ScoreSheet.State.DRAFT, ScoreSheet.State.CONFIRMED):
         # a corrected confirmed sheet needs confirming again
         ScoreSheet.objects.filter(pk=sheet.pk).update(state=ScoreSheet.State.ENTERED)
+    elif not finished and sheet.state != ScoreSheet.State.DRAFT:
+        ScoreSheet.objects.filter(pk=sheet.pk).update(state=ScoreSheet.State.DRAFT)
     note_entry(sheet.table.round, by=user, sheet_was_confirmed=sheet.state == ScoreSheet.State.CONFIRMED)
     _store_seat_results(sheet, engine)
     standings_follow(competition_id)  # last: it locks the competition's row until the commit

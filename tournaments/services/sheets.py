@@ -106,6 +106,37 @@ def reject_sheet(sheet: ScoreSheet, *, by: Any, reason: str, entered_in: str = "
     return sheet
 
 
+@transaction.atomic
+def stop_open_session(sheet: ScoreSheet, *, by: Any) -> ScoreSheet:
+    """An open-ended session (Zwicken's) ends when its table stops playing: its sheet is then entered, as a
+    Wiezen sheet is once its last deal is in, and waits for a second person's confirmation. A deal added after
+    this puts it back in play (``services.entry``). Whoever may enter the sheet's lines may stop it."""
+    sheet = _locked(sheet)
+    refuse_locked_write(sheet)  # a closed competition's or finalised round's sheets stay as they are
+    if sheet.table.round.competition.deals_per_session is not None:
+        raise ServiceError(_("this sheet is complete once all its deals are entered"))
+    if sheet.state != ScoreSheet.State.DRAFT:
+        raise ServiceError(
+            _("only a sheet still in play can be stopped; this one is %(state)s")
+            % {"state": sheet.get_state_display().lower()}
+        )
+    if not sheet.entries.filter(is_current=True).exists():
+        raise ServiceError(_("enter the deals played before stopping the sheet"))
+    sheet.state = ScoreSheet.State.ENTERED
+    sheet.save(update_fields=["state", "updated_at"])
+    audit.record(
+        AuditEvent.Action.CHANGE,
+        sheet,
+        before={"state": ScoreSheet.State.DRAFT},
+        after={"state": sheet.state},
+        by=by,
+        competition_id=sheet.table.round.competition_id,
+        note="the table stopped playing",
+    )
+    live.changed(sheet.table.round.competition_id)
+    return sheet
+
+
 def _locked(sheet: ScoreSheet) -> ScoreSheet:
     return ScoreSheet.objects.select_for_update(of=("self",)).select_related("table__round").get(pk=sheet.pk)
 

@@ -38,7 +38,13 @@ from tournaments.services.entry import EntryResult, engine_sheet, record_deal
 from tournaments.services.errors import EntryRejected, ServiceError, StaleVersion
 from tournaments.services.penalties import give_penalty
 from tournaments.services.preview import DealPreview, preview_deal
-from tournaments.services.sheets import confirm_refusal, confirm_sheet, entered_current_lines, reject_sheet
+from tournaments.services.sheets import (
+    confirm_refusal,
+    confirm_sheet,
+    entered_current_lines,
+    reject_sheet,
+    stop_open_session,
+)
 from tournaments.table_code_sessions import holds_table_code, remember_table_code
 
 EntryForm = type[DealLineForm] | type[ZwickenLineForm]
@@ -364,6 +370,7 @@ class ReviewState:
     entered_by_me: bool  # entered a current line: someone else must confirm
     last: AuditEvent | None  # the latest confirmation or rejection, with its reason, while it still applies
     confirm_refusal: str | None = None  # why this visitor may not confirm (they may still reject)
+    may_stop: bool = False  # an open-ended session in play, with deals: its table may say it stopped
 
 
 def _still_applies(review: AuditEvent, sheet: ScoreSheet) -> bool:
@@ -385,13 +392,19 @@ def _review_state(request: HttpRequest, access: EntryAccess) -> ReviewState:
         last = None  # the sheet changed since: only its current state is shown
     reviewable = sheet.state in (ScoreSheet.State.ENTERED, ScoreSheet.State.CONFIRMED)
     refusal = confirm_refusal(sheet, by=request.user, entered_in=entered_in) if reviewable else None
-    return ReviewState(sheet.state, reviewable and not mine, mine, last, refusal)
+    may_stop = (
+        access.competition.deals_per_session is None
+        and sheet.state == ScoreSheet.State.DRAFT
+        and sheet.entries.filter(is_current=True).exists()
+    )
+    return ReviewState(sheet.state, reviewable and not mine, mine, last, refusal, may_stop)
 
 
 @require_POST
 @with_device
 def review_sheet(request: HttpRequest, slug: str, round_number: int, table_number: int, verdict: str) -> HttpResponse:
-    """Confirm (``verdict`` "confirm") or reject with a reason ("reject") the sheet, as its second pair of eyes."""
+    """Confirm (``verdict`` "confirm") or reject with a reason ("reject") the sheet, as its second pair of eyes; or
+    end an open-ended session ("stop"), as those who enter it do."""
     access = entry_access(request, slug, round_number, table_number)
     if isinstance(access, HttpResponse):
         return access
@@ -401,6 +414,11 @@ def review_sheet(request: HttpRequest, slug: str, round_number: int, table_numbe
         if verdict == "confirm":
             confirm_sheet(access.sheet, by=by, entered_in=entered_in)
             messages.success(request, _("Sheet confirmed."))
+        elif verdict == "stop":
+            stop_open_session(access.sheet, by=by)
+            messages.success(
+                request, _("The table has stopped: an opponent or an administrator now confirms the sheet.")
+            )
         else:
             reject_sheet(access.sheet, by=by, reason=request.POST.get("reason", ""), entered_in=entered_in)
             messages.success(request, _("Sheet rejected: it goes back to whoever enters it, with your reason."))
