@@ -29,6 +29,10 @@ NAMES: dict[str, Promise] = {
     "abondance_declaree": pgettext_lazy("wiezen contract", "Abondance déclarée"),
     "pass": pgettext_lazy("wiezen contract", "Pas (iedereen past)"),
     "penalty": pgettext_lazy("wiezen contract", "Strafpunten (fout)"),
+    # Zwicken's lines, as the statistics count them: a dealt deal, or a cut that ended it before the deal
+    "zwicken": pgettext_lazy("wiezen contract", "Zwicken"),
+    "void": pgettext_lazy("wiezen contract", "Void cut"),
+    "belli": pgettext_lazy("wiezen contract", "Belli cut"),
 }
 
 
