@@ -77,3 +77,21 @@ def test_the_zwicken_preview_shows_points_betes_and_the_pot_carried(sheet: Score
     assert [c.split("<")[0] for c in cells] == ["-3", "2", "1", "-3"]  # seat 3 played, took nothing: a bete of 3
     assert "Pot carried to the next deal: 3" in html  # the bete goes into the pot
     assert not DealEntry.objects.exists()
+
+
+def test_a_zwicken_tricks_error_is_shown_beside_the_seat_it_names(sheet: ScoreSheet, client: Client) -> None:
+    """Seat 2 did not play and was given tricks: the error stood under seat 1's field, which took the cursor, so
+    the next key typed overwrote seat 1's right count (found by a persona run). Counts that add up wrong belong to
+    no one seat: they are said above the form."""
+    client.force_login(make_roles(sheet.table.round.competition).club_admin)
+    url = reverse("sheet-entry", args=["zwick", sheet.table.round.number, sheet.table.number])
+    base = {"deal": 1, "dealer": 0, "played": ["0", "2", "3"], "idempotency_key": "z1"}
+
+    idle = client.post(url, {**base, "tricks_0": 1, "tricks_1": 1, "tricks_2": 1, "tricks_3": 0})
+    errors = idle.context["form"].errors
+    assert list(errors) == ["tricks_1"], errors
+
+    too_many = client.post(url, {**base, "tricks_0": 2, "tricks_2": 2, "tricks_3": 0})
+    errors = too_many.context["form"].errors
+    assert list(errors) == ["__all__"], errors
+    assert not DealEntry.objects.exists()

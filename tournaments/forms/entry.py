@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.contracts import CONTRACTS
+from games.errors import FieldError
 from tournaments import limits
 from tournaments.contract_names import OPTIONAL_FIELDS, contract_name, needed_fields
 from tournaments.models import DealEntry, Seat
@@ -88,11 +89,11 @@ class DealLineForm(forms.Form):
         contracts = [c for c in ladder if c in CONTRACTS] + ["pass", "penalty"]
         self.fields["contract"].choices = [(c, contract_name(c)) for c in contracts]
 
-    def engine_field(self, field: str) -> str | None:
-        """Where to show an engine error about ``field``: field names are the line's keys (declarers: seats)."""
-        if field == "declarers":
+    def engine_field(self, error: FieldError) -> str | None:
+        """Where to show an engine ``error``: field names are the line's keys (declarers: seats)."""
+        if error.field == "declarers":
             return "seats"
-        return field if field in self.fields else None
+        return error.field if error.field in self.fields else None
 
     def clean(self) -> dict[str, Any]:
         """Only the fields the chosen contract uses count: what was typed in the others (a level left from an
@@ -191,11 +192,12 @@ class ZwickenLineForm(forms.Form):
                 label=_("Tricks of %(name)s") % {"name": s.player.name}, required=False, **limits.TRICKS.kwargs()
             )
 
-    def engine_field(self, field: str) -> str | None:
-        """Where to show an engine error about ``field``."""
-        if field == "tricks":
-            return "tricks_0"
-        return field if field in self.fields else None
+    def engine_field(self, error: FieldError) -> str | None:
+        """Where to show an engine ``error``: one about tricks beside the first seat it names (the person typed
+        that seat's count), above the form when it is about the counts together (they add up to too many)."""
+        if error.field == "tricks":
+            return f"tricks_{error.seats[0]}" if error.seats else None
+        return error.field if error.field in self.fields else None
 
     def to_line(self) -> dict[str, Any]:
         data = self.cleaned_data

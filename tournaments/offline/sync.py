@@ -50,7 +50,7 @@ def queued_line(request: HttpRequest, slug: str, round_number: int, table_number
         message = stale_message(exc, access, devices.device_of(request).mark)
         return JsonResponse({"state": "conflict", "message": message, "theirs": theirs}, status=409)
     except EntryRejected as exc:
-        errors = [(form.engine_field(e.field) or "", person_message(e, access.names)) for e in exc.errors]
+        errors = [(form.engine_field(e) or "", person_message(e, access.names)) for e in exc.errors]
         return _refused(form, errors)
     return JsonResponse({"state": "saved", "replayed": not result.created, **_stored(access, result.entry)})
 

@@ -177,7 +177,7 @@ def sheet_entry(request: HttpRequest, slug: str, round_number: int, table_number
                 form.add_error(None, stale_message(exc, access, _entered_in(request)))
             except EntryRejected as exc:
                 for error in exc.errors:
-                    form.add_error(form.engine_field(error.field), person_message(error, access.names))
+                    form.add_error(form.engine_field(error), person_message(error, access.names))
             else:
                 entry = result.entry
                 said = {
@@ -312,7 +312,7 @@ def entry_preview(request: HttpRequest, slug: str, round_number: int, table_numb
     if form.is_valid():
         preview = preview_deal(access.sheet, form.to_line())
         for error in preview.errors:
-            form.add_error(form.engine_field(error.field), person_message(error, access.names))
+            form.add_error(form.engine_field(error), person_message(error, access.names))
     else:
         preview = DealPreview(None)
     board = None
