@@ -272,3 +272,33 @@ def test_enter_on_a_zwicken_box_saves(browser: Browser, live_server: LiveServer)
     expect(page.locator(".messages")).to_contain_text("Deal 1 saved")
     assert DealEntry.objects.get(sheet=sheet).points == [-3, 0, 0, 0]
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("typed", "picked"), [("ab", "abondance"), ("abondance i", "abondance_troef")])
+def test_a_correction_picks_the_contract_by_the_start_of_its_name_as_a_new_deal_does(
+    browser: Browser, live_server: LiveServer, typed: str, picked: str
+) -> None:
+    """The correction page opens on the stored contract, and the browser's own search starts after it: typing "ab"
+    on an abondance went on to "Abondance in troef" (in French, "mi" on a misère to "Misère étalée"), and the
+    preview showed other points (found by a persona run)."""
+    competition = seated_competition(players=4, preset="flemish")
+    sheet = ScoreSheet.objects.get(table__round__competition=competition, table__number=1)
+    record_deal(
+        sheet,
+        {"deal": 1, "dealer": 0, "contract": "abondance", "declarers": [0], "tricks": 9, "level": 9, "trump": "H"},
+    )
+    page = open_with_code(browser, live_server, sheet, PHONE)
+    with page.expect_navigation():
+        page.goto(f"{entry_path(sheet)}?deal=1")
+    contract = page.locator("select[name=contract]")
+    expect(contract).to_be_focused()
+    expect(contract).to_have_value("abondance")
+    page.keyboard.type(typed)
+    expect(contract).to_have_value(picked)
+    page.wait_for_timeout(1100)  # a new search after a pause: from the top again, not from the option shown
+    page.keyboard.type("v")
+    expect(contract).to_have_value("vraag")
+    assert script_errors(page) == []
+    assert_no_csp_violations(page)
+    page.context.close()
