@@ -419,8 +419,18 @@ def _check_early_end(
 def _check_level(value: Any, cid: str, rules: RuleSet, errors: LineErrors) -> int | None:
     allowed = CONTRACTS[cid].bid_levels
     least, most = min(allowed), max(allowed)
+    compiled = rules.compiled.get(cid)
+    levels = dict(compiled.tariff.levels) if compiled is not None else {}
     if value is None:
-        errors.add("missing_field", "level", f"{cid} names its level ({least}..{most} tricks)", contract=cid)
+        played = sorted(levels) or list(allowed)  # what this rule set plays (Solo whist's abondance: 9 only)
+        errors.add(
+            "missing_field",
+            "level",
+            f"{cid} names its level ({played[0]}..{played[-1]} tricks)",
+            contract=cid,
+            least=played[0],
+            most=played[-1],
+        )
         return None
     if not is_int(value):
         errors.add("wrong_type", "level", f"level must be a whole number, got {value!r}")
@@ -436,7 +446,6 @@ def _check_level(value: Any, cid: str, rules: RuleSet, errors: LineErrors) -> in
             most=most,
         )
         return None
-    levels = dict(rules.compiled[cid].tariff.levels)
     if value not in levels:
         errors.add(
             "level_not_enabled",

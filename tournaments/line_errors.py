@@ -112,8 +112,14 @@ def _missing_field(r: _Reader) -> str:
         return _("%(contract)s: give the tricks taken.") % {"contract": contract}
     if field == "tricks":
         return _("Give the tricks each player took.")
+    if field == "level" and r.value("least") == r.value("most"):
+        return _("%(contract)s: choose the level (%(least)s tricks).") % {
+            "contract": contract,
+            "least": r.value("least"),
+        }
     if field == "level":
-        return _("%(contract)s: choose the level (9 to 12 tricks).") % {"contract": contract}
+        levels = {"contract": contract, "least": r.value("least"), "most": r.value("most")}
+        return _("%(contract)s: choose the level (%(least)s to %(most)s tricks).") % levels
     if field == "offender":
         return _("A penalty names the player at fault.")
     if field == "played":

@@ -40,7 +40,11 @@ def test_a_zwicken_competition_counts_its_deals_and_cuts_by_name() -> None:
     record_deal(sheet, {"deal": 3, "dealer": 1, "cut": "belli"})
     recompute_statistics(competition.pk, full=True)
 
-    for language, names in (("nl", ["Ongeldige afneming", "Belli bij het afnemen"]), ("fr", ["Coupe annulée"])):
+    # the column says how often each was played (not the entry form's "who played": "Speelt mee", "Joue")
+    for language, names in (
+        ("nl", ["Ongeldige afneming", "Belli bij het afnemen", ">Gespeeld<"]),
+        ("fr", ["Coupe annulée", ">Joués<"]),
+    ):
         page = unescape(
             Client(HTTP_ACCEPT_LANGUAGE=language).get(reverse("competition", args=["zwick"])).content.decode()
         )

@@ -121,6 +121,26 @@ def test_a_solo_whist_miserie_with_three_tricks_says_play_stopped_at_the_first(l
         assert [person_message(e, NAMES[:4]) for e in exc.value.errors] == [expected]
 
 
+@pytest.mark.parametrize(
+    ("preset", "language", "expected"),
+    [
+        ("iwwa", "en", "Abondance: choose the level (9 to 12 tricks)."),
+        ("solo_whist", "en", "Abondance: choose the level (9 tricks)."),
+        ("solo_whist", "fr", "Abondance\u00a0: choisissez le niveau (9 plis)."),
+        ("solo_whist", "nl", "Abondance: kies het niveau (9 slagen)."),
+    ],
+)
+def test_an_abondance_without_its_level_names_the_levels_the_rule_set_plays(
+    preset: str, language: str, expected: str
+) -> None:
+    """Solo whist bids abondance at 9 only, and the message offered 9 to 12 (found by a persona run)."""
+    line = {"deal": 1, "dealer": 0, "contract": "abondance", "declarers": [1], "tricks": 9, "trump": "H"}
+    with pytest.raises(InvalidLine) as exc:
+        check_line(line, games.find(preset), 4, next_deal=1, expected_dealer=None, deals_left=10)
+    with translation.override(language):
+        assert [person_message(e, NAMES[:4]) for e in exc.value.errors] == [expected]
+
+
 def test_two_miserie_players_under_early_end_name_both_seats() -> None:
     rules = games.RuleSet.from_json({"preset": "solo_whist", "multiple_miserie": True})
     line = {"deal": 1, "dealer": 0, "contract": "miserie", "declarers": [1, 3], "tricks": [2, 3]}

@@ -6,6 +6,7 @@ The rank after round k is checked against the standings the real pipeline stored
 
 from __future__ import annotations
 
+from html import unescape
 from typing import Any
 from unittest import mock
 
@@ -249,6 +250,9 @@ def test_the_chart_is_translated_and_its_coordinates_never_localised(played: Com
     path = doc.find("path").attrs["d"]
     assert "," not in path and path.startswith("M")
     assert 'lang="nl"' in body
+    # French has no "1e": an ordinal there is "1re" or "2e", so the tooltip names the place by its number
+    french = unescape(Client().get(url_of(played), HTTP_ACCEPT_LANGUAGE="fr").content.decode())
+    assert "place 1 après la manche 1" in french and "1e place" not in french
 
 
 # -- the cache ------------------------------------------------------------------------------------------------------
