@@ -16,10 +16,10 @@ from tests.factories import ClubFactory, PlayerFactory, seated_competition
 from tests.roles import make_roles
 from tournaments.models import Round, ScoreSheet
 from tournaments.services.competitions import create_competition, create_rule_set, register_players
-from tournaments.services.entry import record_deal
+from tournaments.services.entry import engine_sheet, record_deal
 from tournaments.services.errors import ServiceError
 from tournaments.services.rounds import create_round, publish_round
-from tournaments.services.sheets import stop_open_session
+from tournaments.services.sheets import confirm_sheet, stop_open_session
 
 pytestmark = pytest.mark.django_db
 
@@ -109,3 +109,29 @@ def test_a_stranger_without_the_code_cannot_stop_a_sheet(sheet: ScoreSheet) -> N
     assert answer.status_code in (302, 403, 404)
     sheet.refresh_from_db()
     assert sheet.state == ScoreSheet.State.DRAFT
+
+
+@pytest.mark.parametrize("confirmed", [False, True])
+def test_a_correction_that_leaves_a_deal_due_puts_a_wiezen_sheet_back_in_play(confirmed: bool) -> None:
+    """A Belgian session tied after 16 deals plays one more. A correction that makes it tie leaves that deal due:
+    the sheet stayed entered (or confirmed) and could be confirmed without it, which completed the round (found
+    by a review of the stop above, whose correction rule had first applied to every sheet)."""
+    competition = seated_competition(players=4, preset="belgian")
+    sheet = ScoreSheet.objects.get(table__round__competition=competition)
+    for deal in range(1, 16):
+        record_deal(sheet, {"deal": deal, "dealer": 0, "contract": "pass"})
+    record_deal(sheet, {"deal": 16, "dealer": 0, "contract": "alleen", "declarers": [1], "tricks": 5})
+    sheet.refresh_from_db()
+    assert sheet.state == ScoreSheet.State.ENTERED
+    if confirmed:
+        confirm_sheet(sheet, by=make_roles(competition).club_admin)
+
+    record_deal(sheet, {"deal": 16, "dealer": 0, "contract": "pass"}, expected_version=1)
+
+    sheet.refresh_from_db()
+    assert engine_sheet(sheet).extra_deal_due
+    assert sheet.state == ScoreSheet.State.DRAFT
+    assert Round.objects.get(competition=competition).status == Round.Status.IN_PLAY
+    record_deal(sheet, {"deal": 17, "dealer": 0, "contract": "pass"})
+    sheet.refresh_from_db()
+    assert sheet.state == ScoreSheet.State.ENTERED

@@ -158,9 +158,11 @@ def _record(
     _audit(entry, current[0] if current else None, competition_id, user)
     for old, again in zip(superseded, resettled, strict=True):
         _audit(again, old, competition_id, user)
-    # A sheet is finished once all its deals are in; an open-ended (Zwicken) one once its table stopped
+    # A sheet is finished once all its deals are in: a correction that leaves one due (a Belgian tie's extra deal)
+    # puts it back in play. An open-ended (Zwicken) one is finished once its table stopped
     # (``sheets.stop_open_session``), which a correction leaves so and another deal undoes: the table played on.
-    finished = engine.complete or (is_correction and sheet.state != ScoreSheet.State.DRAFT)
+    open_ended = sheet.table.round.competition.deals_per_session is None
+    finished = engine.complete or (open_ended and is_correction and sheet.state != ScoreSheet.State.DRAFT)
     if finished and sheet.state in (ScoreSheet.State.DRAFT, ScoreSheet.State.CONFIRMED):
         # a corrected confirmed sheet needs confirming again
         ScoreSheet.objects.filter(pk=sheet.pk).update(state=ScoreSheet.State.ENTERED)
