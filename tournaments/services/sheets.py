@@ -113,15 +113,9 @@ def stop_open_session(sheet: ScoreSheet, *, by: Any) -> ScoreSheet:
     this puts it back in play (``services.entry``). Whoever may enter the sheet's lines may stop it."""
     sheet = _locked(sheet)
     refuse_locked_write(sheet)  # a closed competition's or finalised round's sheets stay as they are
-    if sheet.table.round.competition.deals_per_session is not None:
-        raise ServiceError(_("this sheet is complete once all its deals are entered"))
-    if sheet.state != ScoreSheet.State.DRAFT:
-        raise ServiceError(
-            _("only a sheet still in play can be stopped; this one is %(state)s")
-            % {"state": sheet.get_state_display().lower()}
-        )
-    if not sheet.entries.filter(is_current=True).exists():
-        raise ServiceError(_("enter the deals played before stopping the sheet"))
+    refusal = stop_refusal(sheet)
+    if refusal is not None:
+        raise ServiceError(refusal)
     sheet.state = ScoreSheet.State.ENTERED
     sheet.save(update_fields=["state", "updated_at"])
     audit.record(
@@ -135,6 +129,19 @@ def stop_open_session(sheet: ScoreSheet, *, by: Any) -> ScoreSheet:
     )
     live.changed(sheet.table.round.competition_id)
     return sheet
+
+
+def stop_refusal(sheet: ScoreSheet) -> str | None:
+    """Why ``sheet`` cannot be stopped (``None``: it can): the entry page offers the stop on the same rule."""
+    if sheet.table.round.competition.deals_per_session is not None:
+        return _("this sheet is complete once all its deals are entered")
+    if sheet.state != ScoreSheet.State.DRAFT:
+        return _("only a sheet still in play can be stopped; this one is %(state)s") % {
+            "state": sheet.get_state_display().lower()
+        }
+    if not sheet.entries.filter(is_current=True).exists():
+        return _("enter the deals played before stopping the sheet")
+    return None
 
 
 def _locked(sheet: ScoreSheet) -> ScoreSheet:

@@ -44,6 +44,7 @@ from tournaments.services.sheets import (
     entered_current_lines,
     reject_sheet,
     stop_open_session,
+    stop_refusal,
 )
 from tournaments.table_code_sessions import holds_table_code, remember_table_code
 
@@ -392,12 +393,7 @@ def _review_state(request: HttpRequest, access: EntryAccess) -> ReviewState:
         last = None  # the sheet changed since: only its current state is shown
     reviewable = sheet.state in (ScoreSheet.State.ENTERED, ScoreSheet.State.CONFIRMED)
     refusal = confirm_refusal(sheet, by=request.user, entered_in=entered_in) if reviewable else None
-    may_stop = (
-        access.competition.deals_per_session is None
-        and sheet.state == ScoreSheet.State.DRAFT
-        and sheet.entries.filter(is_current=True).exists()
-    )
-    return ReviewState(sheet.state, reviewable and not mine, mine, last, refusal, may_stop)
+    return ReviewState(sheet.state, reviewable and not mine, mine, last, refusal, stop_refusal(sheet) is None)
 
 
 @require_POST
